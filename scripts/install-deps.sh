@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Installs every Debian package sandboxd needs to build, run and test.
+# Idempotent: packages already present are left alone. Needs root (or sudo).
+set -euo pipefail
+
+packages=(
+  # build
+  build-essential cmake pkg-config git
+  # libraries (shared/DESIGN.md: chosen libraries)
+  libboost-dev libboost-system-dev
+  nlohmann-json3-dev
+  libsqlitecpp-dev libsqlite3-dev
+  libarchive-dev
+  libssl-dev
+  libseccomp-dev
+  libspdlog-dev libfmt-dev
+  libcli11-dev
+  # tests
+  libgtest-dev libgmock-dev
+  python3 python3-pytest python3-httpx
+  # runtime tools used by sandboxes and tests
+  ca-certificates tar gzip curl
+)
+
+as_root() { if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi; }
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "install-deps: installing ${missing[*]}"
+  export DEBIAN_FRONTEND=noninteractive
+  as_root apt-get update -qq
+  as_root apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+echo "install-deps: all packages present"
