@@ -15,3 +15,11 @@ void Init(const std::string& level) {
 }
 
 }  // namespace sbx::log
+
+namespace sbx::log {
+
+void IfFailed(const Status& status, const char* what) {
+  if (!status) spdlog::warn("{} failed: {}", what, status.error().message);
+}
+
+}  // namespace sbx::log

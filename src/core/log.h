@@ -10,3 +10,13 @@ namespace sbx::log {
 void Init(const std::string& level);
 
 }  // namespace sbx::log
+
+#include "core/result.h"
+
+namespace sbx::log {
+
+// Clean-up on a failure path reports the first error; a clean-up that fails
+// too is logged here rather than lost.
+void IfFailed(const Status& status, const char* what);
+
+}  // namespace sbx::log

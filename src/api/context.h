@@ -1,0 +1,33 @@
+// What the REST handlers share: the services they call and request bounds.
+// Everything referenced here outlives the HTTP server.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "http/asio.h"
+#include "http/router.h"
+#include "sandbox/manager.h"
+#include "sandbox/releaser.h"
+#include "store/store.h"
+
+namespace sbx::api {
+
+struct ApiContext {
+  sandbox::Manager& manager;
+  store::Store& store;
+  sandbox::Releaser& releaser;
+  asio::thread_pool& blocking_pool;  // for file-tree and archive work
+  std::string openapi_json;          // the served /openapi.json
+  std::uint64_t max_json_body = 1 << 20;
+};
+
+// Registers every REST route of sandboxd on `router`.
+void RegisterRoutes(http::Router& router, ApiContext& context);
+
+// Per-resource registration, one file each.
+void RegisterSandboxRoutes(http::Router& router, ApiContext& context);
+void RegisterArchiveRoutes(http::Router& router, ApiContext& context);
+void RegisterKeyRoutes(http::Router& router, ApiContext& context);
+
+}  // namespace sbx::api

@@ -1,0 +1,21 @@
+#include "api/context.h"
+#include "api/handler_util.h"
+
+namespace sbx::api {
+
+void RegisterRoutes(http::Router& router, ApiContext& ctx) {
+  RegisterSandboxRoutes(router, ctx);
+  RegisterArchiveRoutes(router, ctx);
+  RegisterKeyRoutes(router, ctx);
+  router.Add(bhttp::verb::get, "/healthz", [](http::Exchange& ex) -> Task<void> {
+    Json out;
+    out["status"] = "ok";
+    co_await SendJson(ex, 200, out);
+  });
+  router.Add(bhttp::verb::get, "/openapi.json", [&ctx](http::Exchange& ex) -> Task<void> {
+    http::Response response{200, "application/json", ctx.openapi_json, {}};
+    co_await ex.Send(std::move(response));
+  });
+}
+
+}  // namespace sbx::api

@@ -1,0 +1,105 @@
+// Acquire, list, get, release and reset of local sandboxes.
+#include "api/acquire_request.h"
+#include "api/context.h"
+#include "api/errors.h"
+#include "api/handler_util.h"
+#include "api/views.h"
+#include "http/blocking.h"
+
+namespace sbx::api {
+namespace {
+
+Task<void> Acquire(ApiContext& ctx, http::Exchange& ex, const Principal& who) {
+  auto body = co_await ReadJsonBody(ex, ctx);
+  if (!body) co_return;
+  ValidationErrors errors;
+  std::optional<sandbox::AcquireRequest> request;
+  if (auto json = ParseJsonBody(*body, errors)) request = ParseAcquireRequest(*json, errors);
+  if (!request) {
+    co_await ex.Send(errors.ToResponse());
+    co_return;
+  }
+  auto sandbox = ctx.manager.Acquire(who.owner, *request);
+  if (!sandbox) {
+    co_await ex.Send(ErrorResponse(sandbox.error()));
+    co_return;
+  }
+  co_await SendJson(ex, 201, AcquireView(ctx.manager, *sandbox));
+}
+
+Task<void> List(ApiContext& ctx, http::Exchange& ex, const Principal& who) {
+  auto sandboxes = ctx.manager.List(who.owner);
+  if (!sandboxes) {
+    co_await ex.Send(ErrorResponse(sandboxes.error()));
+    co_return;
+  }
+  Json items = Json::array();
+  for (const auto& s : *sandboxes) items.push_back(SandboxInfoView(ctx.manager, s));
+  Json out;
+  out["local_sandboxes"] = std::move(items);
+  out["total_count"] = sandboxes->size();
+  co_await SendJson(ex, 200, out);
+}
+
+Task<void> Get(ApiContext& ctx, http::Exchange& ex, const Principal& who) {
+  auto sandbox = ctx.manager.Get(who.owner, ex.param("id"));
+  if (!sandbox) {
+    co_await ex.Send(ErrorResponse(sandbox.error()));
+    co_return;
+  }
+  co_await SendJson(ex, 200, SandboxInfoView(ctx.manager, *sandbox));
+}
+
+Task<void> Release(ApiContext& ctx, http::Exchange& ex, const Principal& who) {
+  ValidationErrors errors;
+  // is_ttl only marks who asked (the reaper, or a client); both release alike.
+  QueryBool(ex.query(), "is_ttl", false, errors);
+  if (!errors.empty()) {
+    co_await ex.Send(errors.ToResponse());
+    co_return;
+  }
+  const std::string& id = ex.param("id");
+  if (auto s = ctx.manager.BeginRelease(who.owner, id); !s) {
+    co_await ex.Send(ErrorResponse(s.error()));
+    co_return;
+  }
+  ctx.releaser.Enqueue(id);
+  Json out;
+  out["message"] = "Local sandbox release started for " + id +
+                   ": it will be released asynchronously in background.";
+  co_await SendJson(ex, 200, out);
+}
+
+Task<void> Reset(ApiContext& ctx, http::Exchange& ex, const Principal& who) {
+  std::string id = ex.param("id");
+  std::string owner = who.owner;
+  auto work = [&ctx, owner, id] { return ctx.manager.Reset(owner, id); };
+  Status s = co_await http::RunBlocking(ctx.blocking_pool, std::move(work));
+  if (!s) {
+    co_await ex.Send(ErrorResponse(s.error()));
+    co_return;
+  }
+  Json out;
+  out["sandbox_id"] = id;
+  out["status"] = "occupied";
+  out["message"] = "Local sandbox reset to the state of its last initialize";
+  co_await SendJson(ex, 200, out);
+}
+
+}  // namespace
+
+void RegisterSandboxRoutes(http::Router& router, ApiContext& ctx) {
+  using bhttp::verb;
+  auto bind = [&ctx](auto fn) {
+    return WithAuth(ctx, [&ctx, fn](http::Exchange& ex, const Principal& who) {
+      return fn(ctx, ex, who);
+    });
+  };
+  router.Add(verb::post, "/local-sandbox", bind(Acquire));
+  router.Add(verb::get, "/local-sandbox", bind(List));
+  router.Add(verb::get, "/local-sandbox/{id}", bind(Get));
+  router.Add(verb::delete_, "/local-sandbox/{id}", bind(Release));
+  router.Add(verb::post, "/local-sandbox/{id}/reset", bind(Reset));
+}
+
+}  // namespace sbx::api

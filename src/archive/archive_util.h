@@ -1,0 +1,74 @@
+// Internal to archive/: small RAII helpers shared by extract.cc and pack.cc.
+#pragma once
+
+#include <locale.h>
+#include <unistd.h>
+
+#include <memory>
+
+struct archive;
+
+namespace sbx::archive::internal {
+
+// Owns a file descriptor; closes it on destruction.
+class UniqueFd {
+ public:
+  explicit UniqueFd(int fd = -1) : fd_(fd) {}
+  ~UniqueFd() { Reset(); }
+  UniqueFd(UniqueFd&& other) noexcept : fd_(other.Release()) {}
+  UniqueFd& operator=(UniqueFd&& other) noexcept {
+    if (this != &other) {
+      Reset();
+      fd_ = other.Release();
+    }
+    return *this;
+  }
+  UniqueFd(const UniqueFd&) = delete;
+  UniqueFd& operator=(const UniqueFd&) = delete;
+
+  int get() const { return fd_; }
+  bool valid() const { return fd_ >= 0; }
+  int Release() {
+    int fd = fd_;
+    fd_ = -1;
+    return fd;
+  }
+  void Reset() {
+    if (fd_ >= 0) ::close(fd_);
+    fd_ = -1;
+  }
+
+ private:
+  int fd_;
+};
+
+// Switches the calling thread (only) to the C.UTF-8 character set while alive.
+// libarchive converts pax header names between UTF-8 and the current locale's
+// charset; a process that never called setlocale() runs in the ASCII "C"
+// locale, where every non-ASCII name raises a warning on read and is written
+// with "hdrcharset=BINARY" (which GNU tar warns about). Under C.UTF-8 names
+// pass through byte for byte. Per-thread, so concurrent requests are unaffected.
+class Utf8LocaleScope {
+ public:
+  Utf8LocaleScope();
+  ~Utf8LocaleScope();
+  Utf8LocaleScope(const Utf8LocaleScope&) = delete;
+  Utf8LocaleScope& operator=(const Utf8LocaleScope&) = delete;
+
+ private:
+  locale_t previous_ = nullptr;
+};
+
+struct ArchiveReadDeleter {
+  void operator()(struct ::archive* a) const;
+};
+struct ArchiveWriteDeleter {
+  void operator()(struct ::archive* a) const;
+};
+using ArchiveReader = std::unique_ptr<struct ::archive, ArchiveReadDeleter>;
+using ArchiveWriter = std::unique_ptr<struct ::archive, ArchiveWriteDeleter>;
+
+// libarchive's last error for `a`, never null.
+const char* ArchiveErrorText(struct ::archive* a);
+
+}  // namespace sbx::archive::internal

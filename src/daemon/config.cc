@@ -1,0 +1,64 @@
+#include "daemon/config.h"
+
+#include <CLI/CLI.hpp>
+
+namespace sbx::daemon {
+
+Result<std::pair<std::string, std::uint16_t>> SplitHostPort(const std::string& listen) {
+  std::size_t colon = listen.rfind(':');
+  if (colon == std::string::npos || colon == 0)
+    return MakeError(ErrorCode::kInvalidArgument, "--listen wants HOST:PORT, got '" + listen + "'");
+  std::string host = listen.substr(0, colon);
+  if (host.size() >= 2 && host.front() == '[' && host.back() == ']') host = host.substr(1, host.size() - 2);
+  std::string port_text = listen.substr(colon + 1);
+  int port = -1;
+  try {
+    std::size_t used = 0;
+    port = std::stoi(port_text, &used);
+    if (used != port_text.size()) port = -1;
+  } catch (...) {
+  }
+  if (port < 0 || port > 65535)
+    return MakeError(ErrorCode::kInvalidArgument, "--listen has an invalid port '" + port_text + "'");
+  return std::make_pair(host, static_cast<std::uint16_t>(port));
+}
+
+Result<DaemonConfig> ParseFlags(int argc, char** argv, int& exit_code) {
+  DaemonConfig c;
+  CLI::App app{"sandboxd: the Local Sandbox API server"};
+  app.add_option("--listen", c.listen, "HOST:PORT to listen on (port 0 picks a free port)")
+      ->envname("SANDBOXD_LISTEN")->capture_default_str();
+  app.add_option("--data-dir", c.data_dir, "Directory of all state (created, mode 0700)")
+      ->envname("SANDBOXD_DATA_DIR")->capture_default_str();
+  app.add_option("--public-url", c.public_url,
+                 "Base URL clients reach sandboxd at (default: http://<listen address>)")
+      ->envname("SANDBOXD_PUBLIC_URL");
+  app.add_option("--url-expiry-minutes", c.url_expiry_minutes, "Lifetime of signed upload/download URLs")
+      ->envname("SANDBOXD_URL_EXPIRY_MINUTES")->check(CLI::Range(1, 7 * 24 * 60))->capture_default_str();
+  app.add_option("--max-upload-bytes", c.max_upload_bytes, "Largest archive a PUT may upload")
+      ->envname("SANDBOXD_MAX_UPLOAD_BYTES")->capture_default_str();
+  app.add_option("--max-extract-bytes", c.max_extract_bytes, "Largest total size an archive may unpack to")
+      ->envname("SANDBOXD_MAX_EXTRACT_BYTES")->capture_default_str();
+  app.add_option("--max-extract-entries", c.max_extract_entries, "Most entries an archive may hold")
+      ->envname("SANDBOXD_MAX_EXTRACT_ENTRIES")->capture_default_str();
+  app.add_option("--reaper-interval-ms", c.reaper_interval_ms, "How often TTLs and URL expiries are enforced")
+      ->envname("SANDBOXD_REAPER_INTERVAL_MS")->check(CLI::Range(10, 600000))->capture_default_str();
+  app.add_option("--io-threads", c.io_threads, "Threads serving HTTP")
+      ->envname("SANDBOXD_IO_THREADS")->check(CLI::Range(1, 256))->capture_default_str();
+  app.add_option("--blocking-threads", c.blocking_threads, "Threads for archive and file-tree work")
+      ->envname("SANDBOXD_BLOCKING_THREADS")->check(CLI::Range(1, 256))->capture_default_str();
+  app.add_option("--log-level", c.log_level, "trace, debug, info, warn, error or off")
+      ->envname("SANDBOXD_LOG_LEVEL")->capture_default_str();
+  app.add_option("--test-clock-file", c.test_clock_file,
+                 "Tests only: a file holding seconds to add to the wall clock")
+      ->group("");  // hidden
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    exit_code = app.exit(e);
+    return MakeError(ErrorCode::kInvalidArgument, e.what());
+  }
+  return c;
+}
+
+}  // namespace sbx::daemon

@@ -1,0 +1,35 @@
+// sandboxd's configuration: command-line flags, each also settable through
+// an environment variable (SANDBOXD_<FLAG>), with embedded defaults so that
+// a bare `sandboxd` runs.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "core/result.h"
+
+namespace sbx::daemon {
+
+struct DaemonConfig {
+  std::string listen = "127.0.0.1:8080";
+  std::string data_dir = "./sandboxd-data";
+  std::string public_url;  // empty: http://<bound listen address>
+  int url_expiry_minutes = 30;
+  std::uint64_t max_upload_bytes = 1ull << 30;
+  std::uint64_t max_extract_bytes = 4ull << 30;
+  std::uint64_t max_extract_entries = 200'000;
+  int reaper_interval_ms = 1000;
+  int io_threads = 2;
+  int blocking_threads = 4;
+  std::string log_level = "info";
+  std::string test_clock_file;  // tests only: offset clock
+};
+
+// Parses argv. Returns the config, or an exit code (0 after --help) with the
+// message already printed.
+Result<DaemonConfig> ParseFlags(int argc, char** argv, int& exit_code);
+
+// "127.0.0.1:8080" / "[::1]:8080" → host and port.
+Result<std::pair<std::string, std::uint16_t>> SplitHostPort(const std::string& listen);
+
+}  // namespace sbx::daemon

@@ -1,0 +1,122 @@
+// sandboxd: wires the store, the sandbox manager, the background workers and
+// the HTTP server together, and runs until SIGTERM/SIGINT.
+#include <csignal>
+#include <cstdio>
+#include <memory>
+#include <thread>
+#include <vector>
+
+#include <spdlog/spdlog.h>
+
+#include "api/context.h"
+#include "api/openapi.h"
+#include "archive/signed_url.h"
+#include "core/fs.h"
+#include "core/log.h"
+#include "daemon/bootstrap.h"
+#include "daemon/config.h"
+#include "gateway/gateway.h"
+#include "http/router.h"
+#include "http/server.h"
+#include "sandbox/manager.h"
+#include "sandbox/releaser.h"
+
+namespace sbx::daemon {
+namespace {
+
+int Fail(const std::string& what) {
+  spdlog::critical("{}", what);
+  return 1;
+}
+
+std::string EndpointText(const asio::ip::tcp::endpoint& ep) {
+  std::string host = ep.address().to_string();
+  if (ep.address().is_v6()) host = "[" + host + "]";
+  return host + ":" + std::to_string(ep.port());
+}
+
+int Run(const DaemonConfig& config) {
+  if (auto s = PrepareDataDir(config.data_dir); !s) return Fail(s.error().message);
+  auto store = store::OpenSqliteStore(config.data_dir + "/state.db");
+  if (!store) return Fail(store.error().message);
+  auto secret = LoadOrCreateSecret(config.data_dir);
+  if (!secret) return Fail(secret.error().message);
+  auto admin_key = EnsureAdminKey(**store, config.data_dir);
+  if (!admin_key) return Fail(admin_key.error().message);
+  if (!admin_key->empty()) {
+    std::printf("sandboxd: created the admin API key (shown once; also in %s/admin.key):\n%s\n",
+                config.data_dir.c_str(), admin_key->c_str());
+    std::fflush(stdout);
+  }
+
+  std::unique_ptr<Clock> clock;
+  if (config.test_clock_file.empty()) clock = std::make_unique<SystemClock>();
+  else clock = std::make_unique<OffsetFileClock>(config.test_clock_file);
+
+  auto host_port = SplitHostPort(config.listen);
+  if (!host_port) return Fail(host_port.error().message);
+  asio::io_context io;
+  http::Router router;
+  http::ServerOptions options;
+  options.host = host_port->first;
+  options.port = host_port->second;
+  http::Server server(io, options, [&router](http::Exchange& ex) { return router.Dispatch(ex); });
+  auto endpoint = server.Listen();
+  if (!endpoint) return Fail(endpoint.error().message);
+
+  sandbox::ManagerConfig mc;
+  mc.data_dir = config.data_dir;
+  mc.public_url = config.public_url.empty() ? "http://" + EndpointText(*endpoint) : config.public_url;
+  mc.url_expiry_minutes = config.url_expiry_minutes;
+  mc.max_upload_bytes = config.max_upload_bytes;
+  mc.extract_limits.max_total_bytes = config.max_extract_bytes;
+  mc.extract_limits.max_entries = config.max_extract_entries;
+  archive::UrlSigner signer(*secret);
+  sandbox::Manager manager(mc, **store, *clock, signer);
+  auto unfinished = manager.Recover();
+  if (!unfinished) return Fail("recovery failed: " + unfinished.error().message);
+
+  sandbox::Releaser releaser(manager);
+  for (const auto& id : *unfinished) releaser.Enqueue(id);
+  sandbox::Reaper reaper(manager, releaser, std::chrono::milliseconds(config.reaper_interval_ms));
+
+  asio::thread_pool blocking_pool(static_cast<std::size_t>(config.blocking_threads));
+  api::ApiContext context{manager, **store, releaser, blocking_pool, api::OpenApiDocument()};
+  api::RegisterRoutes(router, context);
+  gateway::RegisterMcpRoutes(router, manager);
+
+  asio::signal_set signals(io, SIGINT, SIGTERM);
+  signals.async_wait([&](const boost::system::error_code& ec, int sig) {
+    if (ec) return;
+    spdlog::info("signal {}: shutting down", sig);
+    server.Stop();
+    io.stop();
+  });
+
+  server.Start();
+  std::string bound = EndpointText(*endpoint);
+  if (auto s = fs::WriteFileAtomic(config.data_dir + "/listen.addr", bound + "\n", 0644); !s)
+    return Fail(s.error().message);
+  spdlog::info("sandboxd listening on {} (public URL {}, data dir {})", bound, mc.public_url,
+               config.data_dir);
+
+  std::vector<std::thread> threads;
+  for (int i = 1; i < config.io_threads; ++i) threads.emplace_back([&io] { io.run(); });
+  io.run();
+  for (auto& t : threads) t.join();
+  blocking_pool.join();
+  spdlog::info("sandboxd stopped");
+  return 0;
+}
+
+}  // namespace
+}  // namespace sbx::daemon
+
+int main(int argc, char** argv) {
+  int exit_code = 0;
+  auto config = sbx::daemon::ParseFlags(argc, argv, exit_code);
+  if (!config) return exit_code;
+  sbx::log::Init(config->log_level);
+  std::signal(SIGPIPE, SIG_IGN);
+  return sbx::daemon::Run(*config);
+}

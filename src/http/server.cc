@@ -1,0 +1,143 @@
+#include "http/server.h"
+
+#include <limits>
+
+#include <spdlog/spdlog.h>
+
+namespace sbx::http {
+
+Server::Server(asio::io_context& io, ServerOptions options, Handler handler)
+    : io_(io), options_(std::move(options)), handler_(std::move(handler)), acceptor_(io) {}
+
+Server::~Server() { Stop(); }
+
+Result<asio::ip::tcp::endpoint> Server::Listen() {
+  beast::error_code ec;
+  auto address = asio::ip::make_address(options_.host, ec);
+  if (ec) return MakeError(ErrorCode::kInvalidArgument, "invalid listen address '" + options_.host + "'");
+  asio::ip::tcp::endpoint endpoint{address, options_.port};
+  acceptor_.open(endpoint.protocol(), ec);
+  if (!ec) acceptor_.set_option(asio::socket_base::reuse_address(true), ec);
+  if (!ec) acceptor_.bind(endpoint, ec);
+  if (!ec) acceptor_.listen(asio::socket_base::max_listen_connections, ec);
+  if (ec) {
+    return MakeError(ErrorCode::kUnavailable, "cannot listen on " + options_.host + ":" +
+                                                  std::to_string(options_.port) + ": " + ec.message());
+  }
+  return acceptor_.local_endpoint();
+}
+
+void Server::Start() {
+  asio::co_spawn(acceptor_.get_executor(), AcceptLoop(), asio::detached);
+}
+
+void Server::Stop() {
+  std::lock_guard lock(mu_);
+  if (stopping_) return;
+  stopping_ = true;
+  asio::post(acceptor_.get_executor(), [this] {
+    beast::error_code ec;
+    acceptor_.close(ec);
+  });
+  for (auto* stream : streams_) {
+    // Closing must happen on the stream's own strand.
+    asio::post(stream->get_executor(), [stream] {
+      beast::error_code ec;
+      stream->socket().shutdown(asio::ip::tcp::socket::shutdown_both, ec);
+      stream->close();
+    });
+  }
+}
+
+Task<void> Server::AcceptLoop() {
+  for (;;) {
+    beast::error_code ec;
+    asio::ip::tcp::socket socket = co_await acceptor_.async_accept(
+        asio::make_strand(io_), asio::redirect_error(asio::use_awaitable, ec));
+    if (ec) {
+      if (ec == asio::error::operation_aborted || !acceptor_.is_open()) co_return;
+      spdlog::warn("accept failed: {}", ec.message());
+      continue;
+    }
+    auto executor = socket.get_executor();
+    asio::co_spawn(executor, Serve(std::move(socket)), [](std::exception_ptr e) {
+      if (!e) return;
+      try {
+        std::rethrow_exception(e);
+      } catch (const std::exception& ex) {
+        spdlog::error("connection failed: {}", ex.what());
+      }
+    });
+  }
+}
+
+Task<void> Server::Serve(asio::ip::tcp::socket socket) {
+  beast::tcp_stream stream(std::move(socket));
+  {
+    std::lock_guard lock(mu_);
+    if (stopping_) co_return;
+    streams_.insert(&stream);
+  }
+  struct Untrack {
+    Server* server;
+    beast::tcp_stream* stream;
+    ~Untrack() {
+      std::lock_guard lock(server->mu_);
+      server->streams_.erase(stream);
+    }
+  } untrack{this, &stream};
+
+  beast::flat_buffer buffer;
+  for (;;) {
+    Exchange::Parser parser;
+    parser.header_limit(options_.header_limit);
+    parser.body_limit(std::numeric_limits<std::uint64_t>::max());  // handlers bound bodies
+    beast::error_code ec;
+    stream.expires_after(options_.header_timeout);
+    co_await bhttp::async_read_header(stream, buffer, parser,
+                                      asio::redirect_error(asio::use_awaitable, ec));
+    // With buffer_body, body bytes that arrived with the head make the read
+    // stop with need_buffer: the head is complete, the body is the handler's.
+    if (ec == bhttp::error::need_buffer && parser.is_header_done()) ec = {};
+    if (ec) {
+      spdlog::debug("request head not read: {}", ec.message());
+      unsigned status = 0;
+      if (ec == bhttp::error::header_limit) status = 431;
+      else if (ec != bhttp::error::end_of_stream && ec != asio::error::eof &&
+               ec != beast::error::timeout && ec != asio::error::operation_aborted &&
+               ec != asio::error::connection_reset)
+        status = 400;
+      if (status) {
+        bhttp::response<bhttp::string_body> res{static_cast<bhttp::status>(status), 11};
+        res.set(bhttp::field::content_type, "application/json");
+        res.body() = status == 431 ? R"({"detail":"Request header fields too large"})"
+                                   : R"({"detail":"Malformed HTTP request"})";
+        res.keep_alive(false);
+        res.prepare_payload();
+        beast::error_code ignored;
+        stream.expires_after(std::chrono::seconds(5));
+        co_await bhttp::async_write(stream, res, asio::redirect_error(asio::use_awaitable, ignored));
+      }
+      break;
+    }
+    Exchange exchange(stream, buffer, parser, options_.body_timeout);
+    bool failed = false;
+    try {
+      co_await handler_(exchange);
+    } catch (const std::exception& e) {
+      spdlog::error("{} {} failed: {}", std::string(exchange.method_string()),
+                    std::string(exchange.path()), e.what());
+      failed = true;
+    }
+    // A handler that threw after it began answering leaves a connection in
+    // an unknown state: close it.
+    if (failed && exchange.responded()) break;
+    if (!exchange.responded())
+      co_await exchange.Send(JsonError(500, "Internal server error; the sandboxd log has the details"));
+    if (!exchange.reusable() || !exchange.keep_alive()) break;
+  }
+  beast::error_code ec;
+  stream.socket().shutdown(asio::ip::tcp::socket::shutdown_send, ec);
+}
+
+}  // namespace sbx::http

@@ -1,0 +1,58 @@
+// The HTTP/1.1 listener: accepts connections on an io_context and serves each
+// on its own strand with a coroutine, handing every request to one Handler.
+//
+// Bounds: request heads over `header_limit` bytes get 431; a head not
+// received within `header_timeout` closes the connection (slowloris); body
+// reads time out after `body_timeout` without progress.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <set>
+#include <string>
+
+#include "core/result.h"
+#include "http/asio.h"
+#include "http/exchange.h"
+
+namespace sbx::http {
+
+using Handler = std::function<Task<void>(Exchange&)>;
+
+struct ServerOptions {
+  std::string host = "127.0.0.1";
+  std::uint16_t port = 8080;
+  std::uint32_t header_limit = 16 * 1024;
+  std::chrono::seconds header_timeout{30};
+  std::chrono::seconds body_timeout{120};
+};
+
+class Server {
+ public:
+  Server(asio::io_context& io, ServerOptions options, Handler handler);
+  ~Server();
+
+  // Binds and listens; returns the bound endpoint (port 0 picks a free one).
+  Result<asio::ip::tcp::endpoint> Listen();
+  // Starts accepting (after Listen).
+  void Start();
+  // Stops accepting and closes open connections. Safe from any thread.
+  void Stop();
+
+ private:
+  Task<void> AcceptLoop();
+  Task<void> Serve(asio::ip::tcp::socket socket);
+
+  asio::io_context& io_;
+  ServerOptions options_;
+  Handler handler_;
+  asio::ip::tcp::acceptor acceptor_;
+  std::mutex mu_;
+  std::set<beast::tcp_stream*> streams_;  // open connections, to close on Stop
+  bool stopping_ = false;
+};
+
+}  // namespace sbx::http

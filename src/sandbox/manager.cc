@@ -1,0 +1,369 @@
+#include "sandbox/manager.h"
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <set>
+
+#include <spdlog/spdlog.h>
+
+#include "archive/pack.h"
+#include "core/crypto.h"
+#include "core/fs.h"
+#include "core/ids.h"
+#include "core/log.h"
+
+namespace sbx::sandbox {
+namespace {
+
+constexpr std::int64_t kMicros = 1'000'000;
+
+std::vector<std::string> DirEntries(const std::string& dir) {
+  std::vector<std::string> out;
+  if (DIR* d = ::opendir(dir.c_str())) {
+    while (dirent* e = ::readdir(d)) {
+      std::string n = e->d_name;
+      if (n != "." && n != "..") out.push_back(n);
+    }
+    ::closedir(d);
+  }
+  return out;
+}
+
+std::string ArchiveFileName(const std::string& object_id) { return object_id + ".tar.gz"; }
+
+}  // namespace
+
+Error SandboxNotFound(const std::string& id) {
+  return MakeError(ErrorCode::kNotFound, "Local sandbox " + id + " not found");
+}
+
+Manager::Manager(ManagerConfig config, store::Store& store, const Clock& clock,
+                 const archive::UrlSigner& signer)
+    : config_(std::move(config)), store_(store), clock_(clock), signer_(signer) {
+  while (!config_.public_url.empty() && config_.public_url.back() == '/') config_.public_url.pop_back();
+}
+
+std::shared_ptr<std::mutex> Manager::LockFor(const std::string& id) {
+  std::lock_guard lock(locks_mu_);
+  auto& slot = locks_[id];
+  if (!slot) slot = std::make_shared<std::mutex>();
+  return slot;
+}
+
+void Manager::DropLock(const std::string& id) {
+  std::lock_guard lock(locks_mu_);
+  locks_.erase(id);
+}
+
+Workspace Manager::WorkspaceOf(const std::string& id) const {
+  return Workspace(SandboxesDir() + "/" + id);
+}
+
+std::string Manager::McpUrl(const store::SandboxRecord& sandbox, const std::string& server) const {
+  return config_.public_url + "/" + server + "/mcp/?local_sandbox_id=" + sandbox.id +
+         "&token=" + sandbox.mcp_token;
+}
+
+Result<std::vector<std::string>> Manager::Recover() {
+  if (auto s = fs::MakeDirs(SandboxesDir()); !s) return s.error();
+  auto ids = store_.AllSandboxIds();
+  if (!ids) return ids.error();
+  std::set<std::string> known(ids->begin(), ids->end());
+  for (const auto& name : DirEntries(SandboxesDir())) {
+    if (known.count(name)) continue;
+    // A directory no row owns: a crash between creating it and recording the
+    // sandbox, or a release whose row was already deleted.
+    spdlog::info("recover: removing orphaned sandbox directory {}", name);
+    if (auto s = fs::RemoveTree(SandboxesDir() + "/" + name); !s) return s.error();
+  }
+  auto releasing = store_.ReleasingSandboxes();
+  if (!releasing) return releasing.error();
+  std::set<std::string> to_finish(releasing->begin(), releasing->end());
+  for (const auto& id : *ids) {
+    if (to_finish.count(id)) continue;
+    Workspace ws = WorkspaceOf(id);
+    if (!fs::Exists(ws.root()) && ::mkdir(ws.root().c_str(), 0700) != 0)
+      return MakeError(ErrorCode::kInternal, "cannot recreate " + ws.root());
+    if (auto s = ws.Repair(); !s) return s.error();
+    // Archive files whose record never made it into the store are garbage.
+    auto archives = store_.ListArchives(id);
+    if (!archives) return archives.error();
+    std::set<std::string> files;
+    for (const auto& a : *archives) files.insert(ArchiveFileName(a.object_id));
+    for (const std::string& dir : {ws.uploads_dir(), ws.dumps_dir()})
+      for (const auto& name : DirEntries(dir))
+        if (!files.count(name)) ::unlink((dir + "/" + name).c_str());
+  }
+  return std::vector<std::string>(to_finish.begin(), to_finish.end());
+}
+
+Result<store::SandboxRecord> Manager::Acquire(const std::string& owner,
+                                              const AcquireRequest& request) {
+  UnixMicros now = clock_.Now();
+  store::SandboxRecord record;
+  record.id = ids::NewUuid();
+  record.owner = owner;
+  record.status = "occupied";
+  record.benchmark = request.benchmark;
+  record.test_account_email = request.test_account_email;
+  record.ttl_seconds = request.ttl_seconds;
+  record.created_at = now;
+  if (request.ttl_seconds) record.expires_at = now + *request.ttl_seconds * kMicros;
+  record.mcp_token = ids::RandomToken(24);
+  std::set<std::string> seen;
+  for (const auto& name : request.server_names) {
+    if (!seen.insert(name).second) continue;
+    record.servers.push_back(store::ServerRecord{ids::NewUuid(), name, "occupied", now});
+  }
+  Workspace ws = WorkspaceOf(record.id);
+  if (auto s = fs::MakeDirs(SandboxesDir()); !s) return s.error();
+  if (auto s = ws.Create(); !s) {
+    log::IfFailed(ws.Destroy(), "clean-up");
+    return s.error();
+  }
+  if (auto s = store_.InsertSandbox(record); !s) {
+    log::IfFailed(ws.Destroy(), "clean-up");
+    return s.error();
+  }
+  return record;
+}
+
+Result<store::SandboxRecord> Manager::Get(const std::string& owner, const std::string& id) {
+  if (!ids::IsUuid(id)) return SandboxNotFound(id);
+  auto found = store_.GetSandbox(id);
+  if (!found) return found.error();
+  if (!*found || (*found)->state != store::SandboxState::kActive || (*found)->owner != owner)
+    return SandboxNotFound(id);
+  return std::move(**found);
+}
+
+Result<store::SandboxRecord> Manager::GetWithToken(const std::string& id, const std::string& token) {
+  if (!ids::IsUuid(id)) return SandboxNotFound(id);
+  auto found = store_.GetSandbox(id);
+  if (!found) return found.error();
+  if (!*found || (*found)->state != store::SandboxState::kActive) return SandboxNotFound(id);
+  if (!crypto::ConstantTimeEqual((*found)->mcp_token, token))
+    return MakeError(ErrorCode::kUnauthenticated, "Invalid or missing sandbox token");
+  return std::move(**found);
+}
+
+Result<std::vector<store::SandboxRecord>> Manager::List(const std::string& owner) {
+  return store_.ListActiveSandboxes(owner);
+}
+
+Status Manager::BeginRelease(const std::string& owner, const std::string& id) {
+  auto sandbox = Get(owner, id);
+  if (!sandbox) return sandbox.error();
+  auto won = store_.BeginRelease(id);
+  if (!won) return won.error();
+  if (!*won) return SandboxNotFound(id);
+  return Ok();
+}
+
+Status Manager::FinishRelease(const std::string& id) {
+  auto mu = LockFor(id);
+  {
+    std::lock_guard lock(*mu);
+    if (auto s = WorkspaceOf(id).Destroy(); !s) return s;
+    if (auto s = store_.DeleteSandbox(id); !s) return s;
+  }
+  DropLock(id);
+  return Ok();
+}
+
+Result<std::vector<std::string>> Manager::BeginExpiredReleases() {
+  auto expired = store_.ExpiredSandboxes(clock_.Now());
+  if (!expired) return expired.error();
+  std::vector<std::string> begun;
+  for (const auto& id : *expired) {
+    auto won = store_.BeginRelease(id);
+    if (!won) return won.error();
+    if (*won) begun.push_back(id);
+  }
+  return begun;
+}
+
+Status Manager::CollectExpiredObjects() {
+  UnixMicros now = clock_.Now();
+  for (auto kind : {store::ArchiveKind::kDump, store::ArchiveKind::kUpload}) {
+    auto expired = store_.ExpiredArchives(kind, now);
+    if (!expired) return expired.error();
+    for (const auto& a : *expired) {
+      // Completed uploads stay: initialize may still use them after the URL expired.
+      if (kind == store::ArchiveKind::kUpload && a.complete) continue;
+      auto mu = LockFor(a.sandbox_id);
+      std::lock_guard lock(*mu);
+      Workspace ws = WorkspaceOf(a.sandbox_id);
+      std::string dir = kind == store::ArchiveKind::kDump ? ws.dumps_dir() : ws.uploads_dir();
+      ::unlink((dir + "/" + ArchiveFileName(a.object_id)).c_str());
+      if (auto s = store_.DeleteArchive(a.object_id); !s) return s;
+    }
+  }
+  return Ok();
+}
+
+Result<SignedObjectUrl> Manager::Sign(const std::string& method, const std::string& sandbox_id,
+                                      const std::string& object_id, UnixMicros expires_at) {
+  SignedObjectUrl out;
+  out.url = signer_.MakeUrl(config_.public_url, method, sandbox_id, object_id, expires_at / kMicros);
+  out.expires_in_minutes = config_.url_expiry_minutes;
+  return out;
+}
+
+Result<SignedObjectUrl> Manager::CreateUploadUrl(const std::string& owner, const std::string& id) {
+  auto sandbox = Get(owner, id);
+  if (!sandbox) return sandbox.error();
+  UnixMicros now = clock_.Now();
+  store::ArchiveRecord record;
+  record.object_id = ids::RandomToken(18);
+  record.sandbox_id = id;
+  record.kind = store::ArchiveKind::kUpload;
+  record.created_at = now;
+  record.expires_at = now + std::int64_t{config_.url_expiry_minutes} * 60 * kMicros;
+  if (auto s = store_.InsertArchive(record); !s) return s.error();
+  return Sign("PUT", id, record.object_id, record.expires_at);
+}
+
+Status Manager::VerifyObjectUrl(const std::string& method, const std::string& sandbox_id,
+                                const std::string& object_id, const std::string& expires,
+                                const std::string& signature) {
+  if (auto s = signer_.Verify(method, sandbox_id, object_id, expires, signature,
+                              clock_.NowSeconds());
+      !s)
+    return s;
+  auto archive = store_.GetArchive(object_id);
+  if (!archive) return archive.error();
+  auto sandbox = store_.GetSandbox(sandbox_id);
+  if (!sandbox) return sandbox.error();
+  if (!*archive || (*archive)->sandbox_id != sandbox_id || !*sandbox ||
+      (*sandbox)->state != store::SandboxState::kActive)
+    return MakeError(ErrorCode::kNotFound, "The requested object no longer exists");
+  return Ok();
+}
+
+Result<UploadTarget> Manager::BeginUpload(const std::string& sandbox_id,
+                                          const std::string& object_id) {
+  UploadTarget target;
+  target.part_path = WorkspaceOf(sandbox_id).uploads_dir() + "/" + object_id + "." +
+                     ids::RandomToken(6) + ".part";
+  target.max_bytes = config_.max_upload_bytes;
+  return target;
+}
+
+Status Manager::CommitUpload(const std::string& sandbox_id, const std::string& object_id,
+                             const UploadTarget& target, std::uint64_t size) {
+  auto mu = LockFor(sandbox_id);
+  std::lock_guard lock(*mu);
+  auto sandbox = store_.GetSandbox(sandbox_id);
+  if (!sandbox) return sandbox.error();
+  if (!*sandbox || (*sandbox)->state != store::SandboxState::kActive) {
+    ::unlink(target.part_path.c_str());
+    return SandboxNotFound(sandbox_id);
+  }
+  Workspace ws = WorkspaceOf(sandbox_id);
+  std::string final_path = ws.uploads_dir() + "/" + ArchiveFileName(object_id);
+  if (::rename(target.part_path.c_str(), final_path.c_str()) != 0) {
+    ::unlink(target.part_path.c_str());
+    return MakeError(ErrorCode::kInternal, "cannot store the upload");
+  }
+  if (auto s = store_.CompleteArchive(object_id, size, clock_.Now()); !s) return s;
+  // Only the latest upload is kept: it is the one initialize uses.
+  auto archives = store_.ListArchives(sandbox_id);
+  if (!archives) return archives.error();
+  for (const auto& a : *archives) {
+    if (a.kind != store::ArchiveKind::kUpload || !a.complete || a.object_id == object_id) continue;
+    ::unlink((ws.uploads_dir() + "/" + ArchiveFileName(a.object_id)).c_str());
+    if (auto s = store_.DeleteArchive(a.object_id); !s) return s;
+  }
+  return Ok();
+}
+
+void Manager::AbortUpload(const UploadTarget& target) { ::unlink(target.part_path.c_str()); }
+
+Result<InitializeOutcome> Manager::Initialize(const std::string& owner, const std::string& id) {
+  auto mu = LockFor(id);
+  std::lock_guard lock(*mu);
+  auto sandbox = Get(owner, id);
+  if (!sandbox) return sandbox.error();
+  auto upload = store_.LatestComplete(id, store::ArchiveKind::kUpload, "");
+  if (!upload) return upload.error();
+  if (!*upload) {
+    return MakeError(ErrorCode::kInvalidArgument,
+                     "No archive has been uploaded to local sandbox " + id +
+                         ": get a URL from POST /local-sandbox/" + id +
+                         "/upload-url, PUT the tar.gz to it, then call initialize");
+  }
+  Workspace ws = WorkspaceOf(id);
+  auto staging = ws.NewStagingDir();
+  if (!staging) return staging.error();
+  auto stats = archive::ExtractArchive(ws.uploads_dir() + "/" + ArchiveFileName((*upload)->object_id),
+                                       *staging, config_.extract_limits);
+  if (!stats) {
+    log::IfFailed(fs::RemoveTree(*staging), "clean-up");
+    return stats.error();
+  }
+  if (auto s = ws.ReplaceBase(*staging); !s) {
+    log::IfFailed(fs::RemoveTree(*staging), "clean-up");
+    return s.error();
+  }
+  if (auto s = store_.SetStatus(id, sandbox->status, clock_.Now()); !s) return s.error();
+  return InitializeOutcome{stats->entries, stats->bytes};
+}
+
+Status Manager::Reset(const std::string& owner, const std::string& id) {
+  auto mu = LockFor(id);
+  std::lock_guard lock(*mu);
+  auto sandbox = Get(owner, id);
+  if (!sandbox) return sandbox.error();
+  if (auto s = WorkspaceOf(id).Reset(); !s) return s;
+  return store_.SetStatus(id, sandbox->status, clock_.Now());
+}
+
+Result<SignedObjectUrl> Manager::Dump(const std::string& owner, const std::string& id) {
+  auto mu = LockFor(id);
+  std::lock_guard lock(*mu);
+  auto sandbox = Get(owner, id);
+  if (!sandbox) return sandbox.error();
+  Workspace ws = WorkspaceOf(id);
+  UnixMicros now = clock_.Now();
+  store::ArchiveRecord record;
+  record.object_id = ids::RandomToken(18);
+  record.sandbox_id = id;
+  record.kind = store::ArchiveKind::kDump;
+  record.created_at = now;
+  record.expires_at = now + std::int64_t{config_.url_expiry_minutes} * 60 * kMicros;
+  std::string final_path = ws.dumps_dir() + "/" + ArchiveFileName(record.object_id);
+  std::string part = final_path + ".part";
+  auto packed = archive::PackDirectory(ws.work_dir(), part);
+  if (!packed) {
+    ::unlink(part.c_str());
+    return packed.error();
+  }
+  struct stat st{};
+  if (::stat(part.c_str(), &st) != 0 || ::rename(part.c_str(), final_path.c_str()) != 0) {
+    ::unlink(part.c_str());
+    return MakeError(ErrorCode::kInternal, "cannot store the dump archive");
+  }
+  record.complete = true;
+  record.size = static_cast<std::uint64_t>(st.st_size);
+  if (auto s = store_.InsertArchive(record); !s) {
+    ::unlink(final_path.c_str());
+    return s.error();
+  }
+  return Sign("GET", id, record.object_id, record.expires_at);
+}
+
+Result<std::string> Manager::DumpPath(const std::string& sandbox_id, const std::string& object_id) {
+  auto archive = store_.GetArchive(object_id);
+  if (!archive) return archive.error();
+  if (!*archive || (*archive)->sandbox_id != sandbox_id || !(*archive)->complete ||
+      (*archive)->kind != store::ArchiveKind::kDump)
+    return MakeError(ErrorCode::kNotFound, "The requested object no longer exists");
+  return WorkspaceOf(sandbox_id).dumps_dir() + "/" + ArchiveFileName(object_id);
+}
+
+}  // namespace sbx::sandbox

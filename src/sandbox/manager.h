@@ -1,0 +1,137 @@
+// The sandbox state machine: acquire, look-up, initialize, reset, dump and
+// release, ownership checks, archive objects and their signed URLs, and the
+// start-up reconciliation of the store with the disk.
+//
+// Thread-safety: all methods may be called concurrently. Operations on one
+// sandbox (initialize, reset, dump, upload commit, release) are serialised
+// by a per-sandbox lock; different sandboxes proceed in parallel. Methods
+// marked "blocking" do file-tree or archive work and belong off I/O threads.
+//
+// Failure: every method that returns an error has changed nothing visible
+// (store rows and the sandbox's base/ and work/ trees are as before).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "archive/extract.h"
+#include "archive/signed_url.h"
+#include "core/clock.h"
+#include "core/result.h"
+#include "sandbox/workspace.h"
+#include "store/store.h"
+
+namespace sbx::sandbox {
+
+struct ManagerConfig {
+  std::string data_dir;
+  std::string public_url;             // no trailing slash
+  int url_expiry_minutes = 30;
+  std::uint64_t max_upload_bytes = 1ull << 30;
+  archive::ExtractLimits extract_limits;
+};
+
+struct AcquireRequest {
+  std::vector<std::string> server_names;  // validated names, duplicates allowed (dropped)
+  std::optional<std::string> benchmark;
+  std::optional<std::string> test_account_email;
+  std::optional<std::int64_t> ttl_seconds;  // nullopt: never expires
+};
+
+struct SignedObjectUrl {
+  std::string url;
+  int expires_in_minutes = 0;
+};
+
+// Where one upload PUT writes (a file of its own, so concurrent PUTs to the
+// same URL cannot interleave), before CommitUpload makes it the latest upload.
+struct UploadTarget {
+  std::string part_path;
+  std::uint64_t max_bytes = 0;
+};
+
+struct InitializeOutcome {
+  std::uint64_t entries = 0;
+  std::uint64_t bytes = 0;
+};
+
+class Manager {
+ public:
+  Manager(ManagerConfig config, store::Store& store, const Clock& clock,
+          const archive::UrlSigner& signer);
+
+  const ManagerConfig& config() const { return config_; }
+
+  // Start-up reconciliation (blocking): repairs workspaces of live sandboxes,
+  // removes directories that no store row owns, and returns the ids whose
+  // release must be finished (kReleasing ones).
+  Result<std::vector<std::string>> Recover();
+
+  Result<store::SandboxRecord> Acquire(const std::string& owner, const AcquireRequest& request);
+  // kNotFound unless the sandbox exists, is active and belongs to `owner`.
+  Result<store::SandboxRecord> Get(const std::string& owner, const std::string& id);
+  Result<std::vector<store::SandboxRecord>> List(const std::string& owner);
+  // The active sandbox whose MCP token is `token` (constant-time check):
+  // kNotFound for an unknown or released id, kUnauthenticated for a wrong token.
+  Result<store::SandboxRecord> GetWithToken(const std::string& id, const std::string& token);
+
+  // Hides the sandbox from clients at once; FinishRelease deletes it.
+  Status BeginRelease(const std::string& owner, const std::string& id);
+  // Blocking. Deletes the sandbox's files and rows. Idempotent.
+  Status FinishRelease(const std::string& id);
+  // Begins the release of every sandbox whose TTL has passed; returns their ids.
+  Result<std::vector<std::string>> BeginExpiredReleases();
+  // Blocking. Deletes dump files whose URLs expired and pending uploads never
+  // completed in time.
+  Status CollectExpiredObjects();
+
+  Result<SignedObjectUrl> CreateUploadUrl(const std::string& owner, const std::string& id);
+  // Verifies a signed object URL for `method` (403 cases) and that the object
+  // belongs to a live sandbox (404 otherwise).
+  Status VerifyObjectUrl(const std::string& method, const std::string& sandbox_id,
+                         const std::string& object_id, const std::string& expires,
+                         const std::string& signature);
+  Result<UploadTarget> BeginUpload(const std::string& sandbox_id, const std::string& object_id);
+  // Makes the completed part file the sandbox's latest upload (older uploads
+  // are deleted); AbortUpload discards it.
+  Status CommitUpload(const std::string& sandbox_id, const std::string& object_id,
+                      const UploadTarget& target, std::uint64_t size);
+  void AbortUpload(const UploadTarget& target);
+
+  // Blocking. Extracts the latest upload into staging and swaps it in.
+  Result<InitializeOutcome> Initialize(const std::string& owner, const std::string& id);
+  // Blocking. work/ back to the last initialize (empty if none).
+  Status Reset(const std::string& owner, const std::string& id);
+  // Blocking. Packs work/ into a dump object and signs a download URL.
+  Result<SignedObjectUrl> Dump(const std::string& owner, const std::string& id);
+  // The file of a complete dump object (after VerifyObjectUrl).
+  Result<std::string> DumpPath(const std::string& sandbox_id, const std::string& object_id);
+
+  std::string McpUrl(const store::SandboxRecord& sandbox, const std::string& server_name) const;
+  Workspace WorkspaceOf(const std::string& id) const;
+
+ private:
+  std::shared_ptr<std::mutex> LockFor(const std::string& id);
+  void DropLock(const std::string& id);
+  Result<SignedObjectUrl> Sign(const std::string& method, const std::string& sandbox_id,
+                               const std::string& object_id, UnixMicros expires_at);
+  std::string SandboxesDir() const { return config_.data_dir + "/sandboxes"; }
+
+  ManagerConfig config_;
+  store::Store& store_;
+  const Clock& clock_;
+  const archive::UrlSigner& signer_;
+  std::mutex locks_mu_;
+  std::unordered_map<std::string, std::shared_ptr<std::mutex>> locks_;
+};
+
+// "Local sandbox {id} not found": the one answer for unknown, released and
+// other owners' sandboxes, so existence never leaks across owners.
+Error SandboxNotFound(const std::string& id);
+
+}  // namespace sbx::sandbox
