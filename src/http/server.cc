@@ -1,6 +1,7 @@
 #include "http/server.h"
 
 #include <limits>
+#include <vector>
 
 #include <spdlog/spdlog.h>
 
@@ -136,8 +137,25 @@ Task<void> Server::Serve(asio::ip::tcp::socket socket) {
       co_await exchange.Send(JsonError(500, "Internal server error; the sandboxd log has the details"));
     if (!exchange.reusable() || !exchange.keep_alive()) break;
   }
+  co_await LingeringClose(stream);
+}
+
+Task<void> Server::LingeringClose(beast::tcp_stream& stream) {
+  // A client still sending a body we refused (413, 403…) would get a reset
+  // if we closed at once, and a reset makes most clients drop the response
+  // they have not read yet. So: end our side, then read and discard for a
+  // bounded time and volume before closing.
   beast::error_code ec;
   stream.socket().shutdown(asio::ip::tcp::socket::shutdown_send, ec);
+  std::vector<char> sink(64 * 1024);
+  std::uint64_t discarded = 0;
+  stream.expires_after(std::chrono::seconds(3));
+  while (!ec && discarded < (64u << 20)) {
+    std::size_t n = co_await stream.async_read_some(asio::buffer(sink),
+                                                    asio::redirect_error(asio::use_awaitable, ec));
+    discarded += n;
+  }
+  stream.close();
 }
 
 }  // namespace sbx::http

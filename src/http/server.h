@@ -45,6 +45,7 @@ class Server {
  private:
   Task<void> AcceptLoop();
   Task<void> Serve(asio::ip::tcp::socket socket);
+  static Task<void> LingeringClose(beast::tcp_stream& stream);
 
   asio::io_context& io_;
   ServerOptions options_;
