@@ -28,3 +28,6 @@ using Task = boost::asio::awaitable<T>;
 // dangling small-string pointers (double frees under ASan). Never write
 // `co_await f(T{...})` or `co_await f([x] {...})`: build the value in a local
 // first and move it in. Function-call prvalues (`co_await f(Make())`) are fine.
+//
+// Boost 1.74: `parser.body_limit(boost::none)` does not lift the limit (every
+// body with a Content-Length is then refused); pass the largest uint64 instead.
