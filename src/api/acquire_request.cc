@@ -36,6 +36,10 @@ std::optional<std::vector<std::string>> ParseServerNames(const Json& value, Vali
 }  // namespace
 
 std::optional<sandbox::AcquireRequest> ParseAcquireRequest(const Json& body, ValidationErrors& errors) {
+  if (body.is_null()) {  // FastAPI treats a JSON null body as an absent one
+    errors.Add("missing", Json::array({"body"}), "Field required", nullptr);
+    return std::nullopt;
+  }
   if (!body.is_object()) {
     errors.Add("model_attributes_type", Json::array({"body"}),
                "Input should be a valid dictionary or object to extract fields from", body);

@@ -36,7 +36,9 @@ Task<void> CreateKey(ApiContext& ctx, http::Exchange& ex, const Principal&) {
   auto json = ParseJsonBody(*body, errors);
   std::string owner;
   bool admin = false;
-  if (json && !json->is_object()) {
+  if (json && json->is_null()) {
+    errors.Add("missing", Json::array({"body"}), "Field required", nullptr);
+  } else if (json && !json->is_object()) {
     errors.Add("model_attributes_type", Json::array({"body"}),
                "Input should be a valid dictionary or object to extract fields from", *json);
   } else if (json) {

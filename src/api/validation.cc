@@ -25,8 +25,8 @@ http::Response ValidationErrors::ToResponse() const {
 }
 
 std::optional<Json> ParseJsonBody(const std::string& body, ValidationErrors& errors) {
-  bool blank = std::all_of(body.begin(), body.end(), [](unsigned char c) { return std::isspace(c); });
-  if (blank) {
+  // FastAPI treats only an empty body as missing; whitespace is bad JSON.
+  if (body.empty()) {
     errors.Add("missing", Json::array({"body"}), "Field required", nullptr);
     return std::nullopt;
   }
@@ -41,33 +41,69 @@ std::optional<Json> ParseJsonBody(const std::string& body, ValidationErrors& err
   }
 }
 
-std::optional<std::int64_t> ValidateInt(const Json& value, const Json& loc, ValidationErrors& errors) {
-  if (value.is_boolean()) return value.get<bool>() ? 1 : 0;
-  if (value.is_number_integer()) {
-    if (value.is_number_unsigned() && value.get<std::uint64_t>() > INT64_MAX) {
-      errors.Add("int_type", loc, "Input should be a valid integer", value);
+namespace {
+
+constexpr std::int64_t kSaturated = INT64_MAX;
+
+// pydantic's str -> int: surrounding whitespace, a sign, Python-style single
+// underscores between digits, and an optional fraction of zeros ("120.0",
+// "120."). Values past int64 saturate: they can only fail a range bound.
+std::optional<std::int64_t> ParseIntString(std::string s) {
+  auto b = s.find_first_not_of(" \t\n\r\f\v");
+  auto e = s.find_last_not_of(" \t\n\r\f\v");
+  if (b == std::string::npos) return std::nullopt;
+  s = s.substr(b, e - b + 1);
+  bool negative = false;
+  std::size_t i = 0;
+  if (s[i] == '+' || s[i] == '-') negative = s[i++] == '-';
+  std::string digits;
+  bool last_underscore = false;
+  for (; i < s.size() && s[i] != '.'; ++i) {
+    char c = s[i];
+    if (c == '_') {
+      if (digits.empty() || last_underscore) return std::nullopt;
+      last_underscore = true;
+    } else if (c >= '0' && c <= '9') {
+      digits.push_back(c);
+      last_underscore = false;
+    } else {
       return std::nullopt;
     }
-    return value.get<std::int64_t>();
   }
+  if (digits.empty() || last_underscore) return std::nullopt;
+  if (i < s.size()) {  // a fraction: only zeros make it an integer
+    for (++i; i < s.size(); ++i)
+      if (s[i] != '0') return std::nullopt;
+  }
+  std::int64_t out = 0;
+  auto [ptr, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), out);
+  if (ec == std::errc::result_out_of_range) return negative ? INT64_MIN : kSaturated;
+  if (ec != std::errc() || ptr != digits.data() + digits.size()) return std::nullopt;
+  return negative ? -out : out;
+}
+
+}  // namespace
+
+std::optional<std::int64_t> ValidateInt(const Json& value, const Json& loc, ValidationErrors& errors) {
+  if (value.is_boolean()) return value.get<bool>() ? 1 : 0;
+  if (value.is_number_unsigned()) {
+    std::uint64_t u = value.get<std::uint64_t>();
+    return u > static_cast<std::uint64_t>(kSaturated) ? kSaturated : static_cast<std::int64_t>(u);
+  }
+  if (value.is_number_integer()) return value.get<std::int64_t>();
   if (value.is_number_float()) {
     double d = value.get<double>();
-    if (!std::isfinite(d) || d != std::floor(d) || std::fabs(d) > 9.2e18) {
+    if (!std::isfinite(d) || d != std::floor(d)) {
       errors.Add("int_from_float", loc,
                  "Input should be a valid integer, got a number with a fractional part", value);
       return std::nullopt;
     }
+    if (d >= 9.2e18) return kSaturated;
+    if (d <= -9.2e18) return INT64_MIN;
     return static_cast<std::int64_t>(d);
   }
   if (value.is_string()) {
-    std::string s = value.get<std::string>();
-    auto b = s.find_first_not_of(" \t\n\r");
-    auto e = s.find_last_not_of(" \t\n\r");
-    std::string t = b == std::string::npos ? "" : s.substr(b, e - b + 1);
-    if (!t.empty() && t[0] == '+') t.erase(0, 1);
-    std::int64_t out = 0;
-    auto [ptr, ec] = std::from_chars(t.data(), t.data() + t.size(), out);
-    if (!t.empty() && ec == std::errc() && ptr == t.data() + t.size()) return out;
+    if (auto parsed = ParseIntString(value.get<std::string>())) return parsed;
     errors.Add("int_parsing", loc, "Input should be a valid integer, unable to parse string as an integer",
                value);
     return std::nullopt;

@@ -6,7 +6,7 @@ namespace sbx::daemon {
 
 Result<std::pair<std::string, std::uint16_t>> SplitHostPort(const std::string& listen) {
   std::size_t colon = listen.rfind(':');
-  if (colon == std::string::npos || colon == 0)
+  if (colon == std::string::npos || colon == 0 || listen.back() == ']')
     return MakeError(ErrorCode::kInvalidArgument, "--listen wants HOST:PORT, got '" + listen + "'");
   std::string host = listen.substr(0, colon);
   if (host.size() >= 2 && host.front() == '[' && host.back() == ']') host = host.substr(1, host.size() - 2);
@@ -25,6 +25,9 @@ Result<std::pair<std::string, std::uint16_t>> SplitHostPort(const std::string& l
 
 Result<DaemonConfig> ParseFlags(int argc, char** argv, int& exit_code) {
   DaemonConfig c;
+  auto limit_upload_bytes = static_cast<std::int64_t>(c.max_upload_bytes);
+  auto limit_extract_bytes = static_cast<std::int64_t>(c.max_extract_bytes);
+  auto limit_extract_entries = static_cast<std::int64_t>(c.max_extract_entries);
   CLI::App app{"sandboxd: the Local Sandbox API server"};
   app.add_option("--listen", c.listen, "HOST:PORT to listen on (port 0 picks a free port)")
       ->envname("SANDBOXD_LISTEN")->capture_default_str();
@@ -35,12 +38,15 @@ Result<DaemonConfig> ParseFlags(int argc, char** argv, int& exit_code) {
       ->envname("SANDBOXD_PUBLIC_URL");
   app.add_option("--url-expiry-minutes", c.url_expiry_minutes, "Lifetime of signed upload/download URLs")
       ->envname("SANDBOXD_URL_EXPIRY_MINUTES")->check(CLI::Range(1, 7 * 24 * 60))->capture_default_str();
-  app.add_option("--max-upload-bytes", c.max_upload_bytes, "Largest archive a PUT may upload")
-      ->envname("SANDBOXD_MAX_UPLOAD_BYTES")->capture_default_str();
-  app.add_option("--max-extract-bytes", c.max_extract_bytes, "Largest total size an archive may unpack to")
-      ->envname("SANDBOXD_MAX_EXTRACT_BYTES")->capture_default_str();
-  app.add_option("--max-extract-entries", c.max_extract_entries, "Most entries an archive may hold")
-      ->envname("SANDBOXD_MAX_EXTRACT_ENTRIES")->capture_default_str();
+  // Parsed as signed so that "-1" is refused instead of wrapping to 2^64-1.
+  app.add_option("--max-upload-bytes", limit_upload_bytes, "Largest archive a PUT may upload")
+      ->envname("SANDBOXD_MAX_UPLOAD_BYTES")->check(CLI::Range(std::int64_t{1}, INT64_MAX))->capture_default_str();
+  // Parsed as signed so that "-1" is refused instead of wrapping to 2^64-1.
+  app.add_option("--max-extract-bytes", limit_extract_bytes, "Largest total size an archive may unpack to")
+      ->envname("SANDBOXD_MAX_EXTRACT_BYTES")->check(CLI::Range(std::int64_t{1}, INT64_MAX))->capture_default_str();
+  // Parsed as signed so that "-1" is refused instead of wrapping to 2^64-1.
+  app.add_option("--max-extract-entries", limit_extract_entries, "Most entries an archive may hold")
+      ->envname("SANDBOXD_MAX_EXTRACT_ENTRIES")->check(CLI::Range(std::int64_t{1}, INT64_MAX))->capture_default_str();
   app.add_option("--reaper-interval-ms", c.reaper_interval_ms, "How often TTLs and URL expiries are enforced")
       ->envname("SANDBOXD_REAPER_INTERVAL_MS")->check(CLI::Range(10, 600000))->capture_default_str();
   app.add_option("--io-threads", c.io_threads, "Threads serving HTTP")
@@ -58,6 +64,9 @@ Result<DaemonConfig> ParseFlags(int argc, char** argv, int& exit_code) {
     exit_code = app.exit(e);
     return MakeError(ErrorCode::kInvalidArgument, e.what());
   }
+  c.max_upload_bytes = static_cast<std::uint64_t>(limit_upload_bytes);
+  c.max_extract_bytes = static_cast<std::uint64_t>(limit_extract_bytes);
+  c.max_extract_entries = static_cast<std::uint64_t>(limit_extract_entries);
   return c;
 }
 

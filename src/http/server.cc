@@ -33,15 +33,18 @@ void Server::Start() {
 }
 
 void Server::Stop() {
-  std::lock_guard lock(mu_);
-  if (stopping_) return;
-  stopping_ = true;
+  std::lock_guard lock(connections_->mu);
+  if (connections_->stopping) return;
+  connections_->stopping = true;
   asio::post(acceptor_.get_executor(), [this] {
     beast::error_code ec;
     acceptor_.close(ec);
   });
-  for (auto* stream : streams_) {
-    // Closing must happen on the stream's own strand.
+  for (auto& [raw, weak] : connections_->streams) {
+    auto stream = weak.lock();
+    if (!stream) continue;
+    // Closing must happen on the stream's own strand; the shared_ptr keeps
+    // the stream alive until then.
     asio::post(stream->get_executor(), [stream] {
       beast::error_code ec;
       stream->socket().shutdown(asio::ip::tcp::socket::shutdown_both, ec);
@@ -73,20 +76,22 @@ Task<void> Server::AcceptLoop() {
 }
 
 Task<void> Server::Serve(asio::ip::tcp::socket socket) {
-  beast::tcp_stream stream(std::move(socket));
+  auto shared = std::make_shared<beast::tcp_stream>(std::move(socket));
+  beast::tcp_stream& stream = *shared;
+  auto connections = connections_;
   {
-    std::lock_guard lock(mu_);
-    if (stopping_) co_return;
-    streams_.insert(&stream);
+    std::lock_guard lock(connections->mu);
+    if (connections->stopping) co_return;
+    connections->streams.emplace(&stream, shared);
   }
   struct Untrack {
-    Server* server;
+    std::shared_ptr<Connections> connections;
     beast::tcp_stream* stream;
     ~Untrack() {
-      std::lock_guard lock(server->mu_);
-      server->streams_.erase(stream);
+      std::lock_guard lock(connections->mu);
+      connections->streams.erase(stream);
     }
-  } untrack{this, &stream};
+  } untrack{connections, &stream};
 
   beast::flat_buffer buffer;
   for (;;) {

@@ -11,7 +11,7 @@
 #include <functional>
 #include <memory>
 #include <mutex>
-#include <set>
+#include <map>
 #include <string>
 
 #include "core/result.h"
@@ -47,13 +47,21 @@ class Server {
   Task<void> Serve(asio::ip::tcp::socket socket);
   static Task<void> LingeringClose(beast::tcp_stream& stream);
 
+  // Open connections, to close on Stop. Shared with the connection
+  // coroutines: when sandboxd stops, the io_context may destroy their frames
+  // after the Server is gone. Weak entries: a connection that ends first must
+  // not be touched by a close posted for it.
+  struct Connections {
+    std::mutex mu;
+    std::map<beast::tcp_stream*, std::weak_ptr<beast::tcp_stream>> streams;
+    bool stopping = false;
+  };
+
   asio::io_context& io_;
   ServerOptions options_;
   Handler handler_;
   asio::ip::tcp::acceptor acceptor_;
-  std::mutex mu_;
-  std::set<beast::tcp_stream*> streams_;  // open connections, to close on Stop
-  bool stopping_ = false;
+  std::shared_ptr<Connections> connections_ = std::make_shared<Connections>();
 };
 
 }  // namespace sbx::http

@@ -270,7 +270,12 @@ Status Manager::CommitUpload(const std::string& sandbox_id, const std::string& o
     ::unlink(target.part_path.c_str());
     return MakeError(ErrorCode::kInternal, "cannot store the upload");
   }
-  if (auto s = store_.CompleteArchive(object_id, size, clock_.Now()); !s) return s;
+  if (auto s = store_.CompleteArchive(object_id, size, clock_.Now()); !s) {
+    // The record is gone (its URL expired mid-upload and was collected):
+    // the file must not outlive it.
+    ::unlink(final_path.c_str());
+    return s;
+  }
   // Only the latest upload is kept: it is the one initialize uses.
   auto archives = store_.ListArchives(sandbox_id);
   if (!archives) return archives.error();

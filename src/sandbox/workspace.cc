@@ -46,7 +46,9 @@ Status Workspace::Create() {
   // The workspace root is what the sandbox sees as /data: world-searchable
   // like a home directory, so tools running as another user can reach it.
   if (::mkdir(work_dir().c_str(), 0755) != 0) return Errno("mkdir", work_dir());
-  ::chmod(base_dir().c_str(), 0755);
+  // Explicit modes: mkdir's are filtered by the process umask.
+  if (::chmod(work_dir().c_str(), 0755) != 0 || ::chmod(base_dir().c_str(), 0755) != 0)
+    return Errno("chmod", root_);
   return Ok();
 }
 
@@ -86,11 +88,14 @@ Status Workspace::Reset() {
 }
 
 Status Workspace::Repair() {
-  for (const std::string& d : {base_dir(), uploads_dir(), dumps_dir(), tmp_dir()}) {
+  for (const std::string& d : {uploads_dir(), dumps_dir(), tmp_dir()}) {
     if (!fs::Exists(d) && ::mkdir(d.c_str(), 0700) != 0) return Errno("mkdir", d);
   }
-  if (!fs::Exists(work_dir()) && ::mkdir(work_dir().c_str(), 0755) != 0)
-    return Errno("mkdir", work_dir());
+  // base/ and work/ are what the sandbox sees as /data: world-searchable.
+  for (const std::string& d : {base_dir(), work_dir()}) {
+    if (fs::Exists(d)) continue;
+    if (::mkdir(d.c_str(), 0755) != 0 || ::chmod(d.c_str(), 0755) != 0) return Errno("mkdir", d);
+  }
   for (const auto& name : Entries(tmp_dir()))
     if (auto s = fs::RemoveTree(tmp_dir() + "/" + name); !s) return s;
   for (const std::string& d : {uploads_dir(), dumps_dir()})
