@@ -143,14 +143,10 @@ Task<void> GetObject(ApiContext& ctx, http::Exchange& ex) {
 
 void RegisterArchiveRoutes(http::Router& router, ApiContext& ctx) {
   using bhttp::verb;
-  auto bind = [&ctx](auto fn) {
-    return WithAuth(ctx, [&ctx, fn](http::Exchange& ex, const Principal& who) {
-      return fn(ctx, ex, who);
-    });
-  };
-  router.Add(verb::post, "/local-sandbox/{id}/upload-url", bind(UploadUrl));
-  router.Add(verb::post, "/local-sandbox/{id}/initialize", bind(Initialize));
-  router.Add(verb::get, "/local-sandbox/{id}/dump", bind(Dump));
+
+  router.Add(verb::post, "/local-sandbox/{id}/upload-url", Bind(ctx, UploadUrl));
+  router.Add(verb::post, "/local-sandbox/{id}/initialize", Bind(ctx, Initialize));
+  router.Add(verb::get, "/local-sandbox/{id}/dump", Bind(ctx, Dump));
   router.Add(verb::put, "/objects/{sandbox}/{object}",
              [&ctx](http::Exchange& ex) { return PutObject(ctx, ex); });
   router.Add(verb::get, "/objects/{sandbox}/{object}",

@@ -17,6 +17,16 @@ using AuthedHandler = std::function<Task<void>(http::Exchange&, const Principal&
 // `admin_only`, only for an admin key (403 otherwise).
 http::Handler WithAuth(ApiContext& context, AuthedHandler handler, bool admin_only = false);
 
+// Binds a handler function `fn(ApiContext&, Exchange&, const Principal&)`
+// to a route behind WithAuth.
+template <class Fn>
+http::Handler Bind(ApiContext& context, Fn fn, bool admin_only = false) {
+  return WithAuth(
+      context,
+      [&context, fn](http::Exchange& ex, const Principal& who) { return fn(context, ex, who); },
+      admin_only);
+}
+
 Task<void> SendJson(http::Exchange& exchange, unsigned status, const Json& body);
 
 // Reads a JSON body bounded by the context's limit. On failure (too large,

@@ -108,14 +108,10 @@ Task<void> RevokeKey(ApiContext& ctx, http::Exchange& ex, const Principal&) {
 
 void RegisterKeyRoutes(http::Router& router, ApiContext& ctx) {
   using bhttp::verb;
-  auto bind = [&ctx](auto fn) {
-    return WithAuth(
-        ctx, [&ctx, fn](http::Exchange& ex, const Principal& who) { return fn(ctx, ex, who); },
-        /*admin_only=*/true);
-  };
-  router.Add(verb::post, "/admin/keys", bind(CreateKey));
-  router.Add(verb::get, "/admin/keys", bind(ListKeys));
-  router.Add(verb::delete_, "/admin/keys/{key_id}", bind(RevokeKey));
+
+  router.Add(verb::post, "/admin/keys", Bind(ctx, CreateKey, /*admin_only=*/true));
+  router.Add(verb::get, "/admin/keys", Bind(ctx, ListKeys, /*admin_only=*/true));
+  router.Add(verb::delete_, "/admin/keys/{key_id}", Bind(ctx, RevokeKey, /*admin_only=*/true));
 }
 
 }  // namespace sbx::api

@@ -90,16 +90,12 @@ Task<void> Reset(ApiContext& ctx, http::Exchange& ex, const Principal& who) {
 
 void RegisterSandboxRoutes(http::Router& router, ApiContext& ctx) {
   using bhttp::verb;
-  auto bind = [&ctx](auto fn) {
-    return WithAuth(ctx, [&ctx, fn](http::Exchange& ex, const Principal& who) {
-      return fn(ctx, ex, who);
-    });
-  };
-  router.Add(verb::post, "/local-sandbox", bind(Acquire));
-  router.Add(verb::get, "/local-sandbox", bind(List));
-  router.Add(verb::get, "/local-sandbox/{id}", bind(Get));
-  router.Add(verb::delete_, "/local-sandbox/{id}", bind(Release));
-  router.Add(verb::post, "/local-sandbox/{id}/reset", bind(Reset));
+
+  router.Add(verb::post, "/local-sandbox", Bind(ctx, Acquire));
+  router.Add(verb::get, "/local-sandbox", Bind(ctx, List));
+  router.Add(verb::get, "/local-sandbox/{id}", Bind(ctx, Get));
+  router.Add(verb::delete_, "/local-sandbox/{id}", Bind(ctx, Release));
+  router.Add(verb::post, "/local-sandbox/{id}/reset", Bind(ctx, Reset));
 }
 
 }  // namespace sbx::api

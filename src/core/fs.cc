@@ -228,6 +228,13 @@ Result<std::string> ReadFile(const std::string& path, std::uint64_t max_bytes) {
   return out;
 }
 
+std::vector<std::string> ListDir(const std::string& path) {
+  Fd dir(::open(path.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+  if (dir.get() < 0) return {};
+  auto names = ListNames(dir.get(), path);
+  return names ? std::move(*names) : std::vector<std::string>();
+}
+
 bool Exists(const std::string& path) {
   struct stat st{};
   return ::lstat(path.c_str(), &st) == 0;

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "core/result.h"
 
@@ -30,6 +31,10 @@ Status WriteFileAtomic(const std::string& path, const std::string& data, unsigne
 Result<std::string> ReadFile(const std::string& path, std::uint64_t max_bytes = 1 << 20);
 
 bool Exists(const std::string& path);
+
+// Names in the directory at `path` (not . and ..), unsorted; empty if it
+// cannot be read.
+std::vector<std::string> ListDir(const std::string& path);
 
 // Total size in bytes of the regular files below `path` (links not followed).
 Result<std::uint64_t> TreeSize(const std::string& path);

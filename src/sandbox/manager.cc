@@ -1,6 +1,5 @@
 #include "sandbox/manager.h"
 
-#include <dirent.h>
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -20,18 +19,6 @@ namespace sbx::sandbox {
 namespace {
 
 constexpr std::int64_t kMicros = 1'000'000;
-
-std::vector<std::string> DirEntries(const std::string& dir) {
-  std::vector<std::string> out;
-  if (DIR* d = ::opendir(dir.c_str())) {
-    while (dirent* e = ::readdir(d)) {
-      std::string n = e->d_name;
-      if (n != "." && n != "..") out.push_back(n);
-    }
-    ::closedir(d);
-  }
-  return out;
-}
 
 std::string ArchiveFileName(const std::string& object_id) { return object_id + ".tar.gz"; }
 
@@ -73,7 +60,7 @@ Result<std::vector<std::string>> Manager::Recover() {
   auto ids = store_.AllSandboxIds();
   if (!ids) return ids.error();
   std::set<std::string> known(ids->begin(), ids->end());
-  for (const auto& name : DirEntries(SandboxesDir())) {
+  for (const auto& name : fs::ListDir(SandboxesDir())) {
     if (known.count(name)) continue;
     // A directory no row owns: a crash between creating it and recording the
     // sandbox, or a release whose row was already deleted.
@@ -95,7 +82,7 @@ Result<std::vector<std::string>> Manager::Recover() {
     std::set<std::string> files;
     for (const auto& a : *archives) files.insert(ArchiveFileName(a.object_id));
     for (const std::string& dir : {ws.uploads_dir(), ws.dumps_dir()})
-      for (const auto& name : DirEntries(dir))
+      for (const auto& name : fs::ListDir(dir))
         if (!files.count(name)) ::unlink((dir + "/" + name).c_str());
   }
   return std::vector<std::string>(to_finish.begin(), to_finish.end());
@@ -214,16 +201,21 @@ Result<SignedObjectUrl> Manager::Sign(const std::string& method, const std::stri
   return out;
 }
 
+store::ArchiveRecord Manager::NewArchiveRecord(const std::string& sandbox_id,
+                                               store::ArchiveKind kind) const {
+  store::ArchiveRecord record;
+  record.object_id = ids::RandomToken(18);
+  record.sandbox_id = sandbox_id;
+  record.kind = kind;
+  record.created_at = clock_.Now();
+  record.expires_at = record.created_at + std::int64_t{config_.url_expiry_minutes} * 60 * kMicros;
+  return record;
+}
+
 Result<SignedObjectUrl> Manager::CreateUploadUrl(const std::string& owner, const std::string& id) {
   auto sandbox = Get(owner, id);
   if (!sandbox) return sandbox.error();
-  UnixMicros now = clock_.Now();
-  store::ArchiveRecord record;
-  record.object_id = ids::RandomToken(18);
-  record.sandbox_id = id;
-  record.kind = store::ArchiveKind::kUpload;
-  record.created_at = now;
-  record.expires_at = now + std::int64_t{config_.url_expiry_minutes} * 60 * kMicros;
+  store::ArchiveRecord record = NewArchiveRecord(id, store::ArchiveKind::kUpload);
   if (auto s = store_.InsertArchive(record); !s) return s.error();
   return Sign("PUT", id, record.object_id, record.expires_at);
 }
@@ -334,13 +326,7 @@ Result<SignedObjectUrl> Manager::Dump(const std::string& owner, const std::strin
   auto sandbox = Get(owner, id);
   if (!sandbox) return sandbox.error();
   Workspace ws = WorkspaceOf(id);
-  UnixMicros now = clock_.Now();
-  store::ArchiveRecord record;
-  record.object_id = ids::RandomToken(18);
-  record.sandbox_id = id;
-  record.kind = store::ArchiveKind::kDump;
-  record.created_at = now;
-  record.expires_at = now + std::int64_t{config_.url_expiry_minutes} * 60 * kMicros;
+  store::ArchiveRecord record = NewArchiveRecord(id, store::ArchiveKind::kDump);
   std::string final_path = ws.dumps_dir() + "/" + ArchiveFileName(record.object_id);
   std::string part = final_path + ".part";
   auto packed = archive::PackDirectory(ws.work_dir(), part);

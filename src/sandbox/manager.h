@@ -120,6 +120,8 @@ class Manager {
   void DropLock(const std::string& id);
   Result<SignedObjectUrl> Sign(const std::string& method, const std::string& sandbox_id,
                                const std::string& object_id, UnixMicros expires_at);
+  // A new unguessable object of `kind`, expiring with the signed-URL lifetime.
+  store::ArchiveRecord NewArchiveRecord(const std::string& sandbox_id, store::ArchiveKind kind) const;
   std::string SandboxesDir() const { return config_.data_dir + "/sandboxes"; }
 
   ManagerConfig config_;

@@ -1,6 +1,5 @@
 #include "sandbox/workspace.h"
 
-#include <dirent.h>
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -19,18 +18,6 @@ namespace {
 
 Error Errno(const std::string& what, const std::string& path) {
   return MakeError(ErrorCode::kInternal, what + " " + path + ": " + std::strerror(errno));
-}
-
-std::vector<std::string> Entries(const std::string& dir) {
-  std::vector<std::string> out;
-  if (DIR* d = ::opendir(dir.c_str())) {
-    while (dirent* e = ::readdir(d)) {
-      std::string n = e->d_name;
-      if (n != "." && n != "..") out.push_back(n);
-    }
-    ::closedir(d);
-  }
-  return out;
 }
 
 bool EndsWith(const std::string& s, const std::string& suffix) {
@@ -96,10 +83,10 @@ Status Workspace::Repair() {
     if (fs::Exists(d)) continue;
     if (::mkdir(d.c_str(), 0755) != 0 || ::chmod(d.c_str(), 0755) != 0) return Errno("mkdir", d);
   }
-  for (const auto& name : Entries(tmp_dir()))
+  for (const auto& name : fs::ListDir(tmp_dir()))
     if (auto s = fs::RemoveTree(tmp_dir() + "/" + name); !s) return s;
   for (const std::string& d : {uploads_dir(), dumps_dir()})
-    for (const auto& name : Entries(d))
+    for (const auto& name : fs::ListDir(d))
       if (EndsWith(name, ".part")) ::unlink((d + "/" + name).c_str());
   return Ok();
 }
