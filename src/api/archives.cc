@@ -40,30 +40,25 @@ Task<void> UploadUrl(ApiContext& ctx, http::Exchange& ex, const Principal& who) 
 
 Task<void> Initialize(ApiContext& ctx, http::Exchange& ex, const Principal& who) {
   if (!co_await RegionOk(ex)) co_return;
-  std::string id = ex.param("id"), owner = who.owner;
-  auto work = [&ctx, owner, id] { return ctx.manager.Initialize(owner, id); };
-  auto outcome = co_await http::RunBlocking(ctx.blocking_pool, std::move(work));
-  if (!outcome) {
-    co_await ex.Send(ErrorResponse(outcome.error()));
-    co_return;
-  }
-  Json out;
-  out["sandbox_id"] = id;
-  out["status"] = "occupied";
-  out["message"] = "Extracted archive to workspace (" + std::to_string(outcome->entries) +
-                   " entries, " + std::to_string(outcome->bytes) + " bytes)";
-  co_await SendJson(ex, 200, out);
+  auto initialize = [](sandbox::Manager& m, const std::string& owner, const std::string& id) {
+    return m.Initialize(owner, id);
+  };
+  auto outcome = co_await RunSandboxOp(ctx, ex, who, initialize);
+  if (!outcome) co_return;
+  co_await SendJson(
+      ex, 200,
+      SandboxStatusView(ex.param("id"), "Extracted archive to workspace (" +
+                                            std::to_string(outcome->entries) + " entries, " +
+                                            std::to_string(outcome->bytes) + " bytes)"));
 }
 
 Task<void> Dump(ApiContext& ctx, http::Exchange& ex, const Principal& who) {
   if (!co_await RegionOk(ex)) co_return;
-  std::string id = ex.param("id"), owner = who.owner;
-  auto work = [&ctx, owner, id] { return ctx.manager.Dump(owner, id); };
-  auto url = co_await http::RunBlocking(ctx.blocking_pool, std::move(work));
-  if (!url) {
-    co_await ex.Send(ErrorResponse(url.error()));
-    co_return;
-  }
+  auto dump = [](sandbox::Manager& m, const std::string& owner, const std::string& id) {
+    return m.Dump(owner, id);
+  };
+  auto url = co_await RunSandboxOp(ctx, ex, who, dump);
+  if (!url) co_return;
   co_await SendJson(ex, 200, UrlView("download_url", *url));
 }
 
@@ -92,7 +87,8 @@ Task<void> PutObject(ApiContext& ctx, http::Exchange& ex) {
   }
   int fd = ::open(target->part_path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
   if (fd < 0) {
-    co_await ex.Send(ErrorResponse(MakeError(ErrorCode::kInternal, "cannot create " + target->part_path)));
+    co_await ex.Send(
+        ErrorResponse(MakeError(ErrorCode::kInternal, "cannot create " + target->part_path)));
     co_return;
   }
   auto size = co_await ex.ReadBodyToFd(fd, target->max_bytes);

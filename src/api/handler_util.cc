@@ -19,6 +19,14 @@ http::Handler WithAuth(ApiContext& context, AuthedHandler handler, bool admin_on
   };
 }
 
+Json SandboxStatusView(const std::string& id, const std::string& message) {
+  Json out;
+  out["sandbox_id"] = id;
+  out["status"] = "occupied";
+  out["message"] = message;
+  return out;
+}
+
 Task<void> SendJson(http::Exchange& exchange, unsigned status, const Json& body) {
   http::Response response{status, "application/json", body.dump(), {}};
   co_await exchange.Send(std::move(response));

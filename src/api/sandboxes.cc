@@ -4,7 +4,6 @@
 #include "api/errors.h"
 #include "api/handler_util.h"
 #include "api/views.h"
-#include "http/blocking.h"
 
 namespace sbx::api {
 namespace {
@@ -71,19 +70,13 @@ Task<void> Release(ApiContext& ctx, http::Exchange& ex, const Principal& who) {
 }
 
 Task<void> Reset(ApiContext& ctx, http::Exchange& ex, const Principal& who) {
-  std::string id = ex.param("id");
-  std::string owner = who.owner;
-  auto work = [&ctx, owner, id] { return ctx.manager.Reset(owner, id); };
-  Status s = co_await http::RunBlocking(ctx.blocking_pool, std::move(work));
-  if (!s) {
-    co_await ex.Send(ErrorResponse(s.error()));
-    co_return;
-  }
-  Json out;
-  out["sandbox_id"] = id;
-  out["status"] = "occupied";
-  out["message"] = "Local sandbox reset to the state of its last initialize";
-  co_await SendJson(ex, 200, out);
+  auto reset = [](sandbox::Manager& m, const std::string& owner, const std::string& id) {
+    return m.Reset(owner, id);
+  };
+  if (!co_await RunSandboxOp(ctx, ex, who, reset)) co_return;
+  co_await SendJson(
+      ex, 200,
+      SandboxStatusView(ex.param("id"), "Local sandbox reset to the state of its last initialize"));
 }
 
 }  // namespace
