@@ -123,7 +123,7 @@ Task<void> PutObject(ApiContext& ctx, http::Exchange& ex) {
 
 Task<void> GetObject(ApiContext& ctx, http::Exchange& ex) {
   if (!co_await VerifySigned(ctx, ex, "GET")) co_return;
-  auto path = ctx.manager.DumpPath(ex.param("sandbox"), ex.param("object"));
+  auto path = ctx.manager.ObjectPath(ex.param("sandbox"), ex.param("object"));
   if (!path) {
     co_await ex.Send(ErrorResponse(path.error()));
     co_return;

@@ -29,5 +29,6 @@ void RegisterRoutes(http::Router& router, ApiContext& context);
 void RegisterSandboxRoutes(http::Router& router, ApiContext& context);
 void RegisterArchiveRoutes(http::Router& router, ApiContext& context);
 void RegisterKeyRoutes(http::Router& router, ApiContext& context);
+void RegisterExecutionRoutes(http::Router& router, ApiContext& context);
 
 }  // namespace sbx::api

@@ -7,9 +7,12 @@ void RegisterRoutes(http::Router& router, ApiContext& ctx) {
   RegisterSandboxRoutes(router, ctx);
   RegisterArchiveRoutes(router, ctx);
   RegisterKeyRoutes(router, ctx);
-  router.Add(bhttp::verb::get, "/healthz", [](http::Exchange& ex) -> Task<void> {
+  RegisterExecutionRoutes(router, ctx);
+  router.Add(bhttp::verb::get, "/healthz", [&ctx](http::Exchange& ex) -> Task<void> {
     Json out;
     out["status"] = "ok";
+    auto* pool = ctx.manager.pool();
+    out["pool"] = {{"idle", pool ? pool->idle() : 0}, {"size", ctx.manager.config().pool_size}};
     co_await SendJson(ex, 200, out);
   });
   router.Add(bhttp::verb::get, "/openapi.json", [&ctx](http::Exchange& ex) -> Task<void> {

@@ -18,7 +18,10 @@ Task<void> Acquire(ApiContext& ctx, http::Exchange& ex, const Principal& who) {
     co_await ex.Send(errors.ToResponse());
     co_return;
   }
-  auto sandbox = ctx.manager.Acquire(who.owner, *request);
+  // Off the I/O threads: with the pool empty, acquire starts a jail.
+  std::string owner = who.owner;
+  auto work = [&ctx, owner, req = std::move(*request)] { return ctx.manager.Acquire(owner, req); };
+  auto sandbox = co_await http::RunBlocking(ctx.blocking_pool, std::move(work));
   if (!sandbox) {
     co_await ex.Send(ErrorResponse(sandbox.error()));
     co_return;

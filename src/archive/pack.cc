@@ -4,6 +4,8 @@
 #include <archive_entry.h>
 #include <dirent.h>
 #include <fcntl.h>
+#include <linux/openat2.h>
+#include <sys/syscall.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -255,11 +257,12 @@ Result<PackStats> PackInto(int root_fd, int out_fd,
 
 }  // namespace
 
-Result<PackStats> PackDirectory(const std::string& src_dir, const std::string& out_path,
-                                const std::function<void(std::uint64_t)>& progress) {
+namespace {
+
+// Packs the open directory `root_fd` into `out_path`.
+Result<PackStats> PackOpenDirectory(int root_fd, const std::string& out_path,
+                                    const std::function<void(std::uint64_t)>& progress) {
   internal::Utf8LocaleScope utf8;
-  UniqueFd root(::open(src_dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
-  if (!root.valid()) return SysError("opening", src_dir);
   // Written under a temporary name and renamed into place, so a reader of
   // `out_path` sees the old archive or the complete new one, never a torn one.
   std::string tmp_path = out_path + ".tmp-" + crypto::Hex(crypto::RandomBytes(8));
@@ -272,13 +275,35 @@ Result<PackStats> PackDirectory(const std::string& src_dir, const std::string& o
   };
   // The umask could only have narrowed 0600; fchmod makes it exact.
   if (::fchmod(out.get(), 0600) != 0) return fail(SysError("setting mode of", tmp_path));
-  auto stats = PackInto(root.get(), out.get(), progress);
+  auto stats = PackInto(root_fd, out.get(), progress);
   if (!stats) return fail(stats.error());
   if (::close(out.Release()) != 0) return fail(SysError("closing", tmp_path));
   if (::rename(tmp_path.c_str(), out_path.c_str()) != 0) {
     return fail(SysError("renaming into place", out_path));
   }
   return stats;
+}
+
+}  // namespace
+
+Result<PackStats> PackDirectory(const std::string& src_dir, const std::string& out_path,
+                                const std::function<void(std::uint64_t)>& progress) {
+  UniqueFd root(::open(src_dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+  if (!root.valid()) return SysError("opening", src_dir);
+  return PackOpenDirectory(root.get(), out_path, progress);
+}
+
+Result<PackStats> PackDirectoryBeneath(int base_fd, const std::string& rel_dir,
+                                       const std::string& out_path) {
+  struct open_how how{};
+  how.flags = O_RDONLY | O_DIRECTORY | O_CLOEXEC;
+  how.resolve = RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS;
+  UniqueFd root(static_cast<int>(::syscall(SYS_openat2, base_fd, rel_dir.c_str(), &how, sizeof how)));
+  if (!root.valid()) {
+    if (errno == ENOENT) return MakeError(ErrorCode::kNotFound, rel_dir + " does not exist");
+    return SysError("opening", rel_dir);
+  }
+  return PackOpenDirectory(root.get(), out_path, {});
 }
 
 }  // namespace sbx::archive

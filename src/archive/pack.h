@@ -25,4 +25,11 @@ struct PackStats {
 Result<PackStats> PackDirectory(const std::string& src_dir, const std::string& out_path,
                                 const std::function<void(std::uint64_t)>& progress = {});
 
+// Like PackDirectory for the directory `rel_dir` below the directory
+// descriptor `base_fd`, resolved in the kernel without following any link
+// (RESOLVE_BENEATH|RESOLVE_NO_SYMLINKS): for trees a sandbox controls.
+// kNotFound if `rel_dir` does not exist.
+Result<PackStats> PackDirectoryBeneath(int base_fd, const std::string& rel_dir,
+                                       const std::string& out_path);
+
 }  // namespace sbx::archive

@@ -55,6 +55,27 @@ Result<DaemonConfig> ParseFlags(int argc, char** argv, int& exit_code) {
       ->envname("SANDBOXD_BLOCKING_THREADS")->check(CLI::Range(1, 256))->capture_default_str();
   app.add_option("--log-level", c.log_level, "trace, debug, info, warn, error or off")
       ->envname("SANDBOXD_LOG_LEVEL")->capture_default_str();
+  app.add_option("--pool-size", c.pool_size, "Idle sandboxes kept ready so acquire is a hand-over")
+      ->envname("SANDBOXD_POOL_SIZE")->check(CLI::Range(0, 10000))->capture_default_str();
+  app.add_option("--agent-path", c.agent_path, "The sandbox-agent binary (default: beside sandboxd)")
+      ->envname("SANDBOXD_AGENT_PATH");
+  app.add_option("--cgroup-parent", c.cgroup_parent,
+                 "Parent cgroup of the sandboxes (default: sandboxd-<hash of the data dir>)")
+      ->envname("SANDBOXD_CGROUP_PARENT");
+  app.add_option("--sandbox-memory-mb", c.sandbox_memory_mb, "Memory limit of each sandbox")
+      ->envname("SANDBOXD_SANDBOX_MEMORY_MB")->check(CLI::Range(std::int64_t{16}, std::int64_t{1} << 30))
+      ->capture_default_str();
+  app.add_option("--sandbox-pids", c.sandbox_pids, "Most processes and threads in each sandbox")
+      ->envname("SANDBOXD_SANDBOX_PIDS")->check(CLI::Range(std::int64_t{8}, std::int64_t{1} << 22))
+      ->capture_default_str();
+  app.add_option("--sandbox-cpu-weight", c.sandbox_cpu_weight, "Relative CPU share of each sandbox (1-10000)")
+      ->envname("SANDBOXD_SANDBOX_CPU_WEIGHT")->check(CLI::Range(1, 10000))->capture_default_str();
+  app.add_option("--sandbox-tmp-mb", c.sandbox_tmp_mb, "Size of each sandbox's /tmp")
+      ->envname("SANDBOXD_SANDBOX_TMP_MB")->check(CLI::Range(std::int64_t{1}, std::int64_t{1} << 20))
+      ->capture_default_str();
+  app.add_flag("--sandbox-egress", c.sandbox_egress,
+               "Give sandboxes the host's network (default: a private loopback only)")
+      ->envname("SANDBOXD_SANDBOX_EGRESS");
   app.add_option("--test-clock-file", c.test_clock_file,
                  "Tests only: a file holding seconds to add to the wall clock")
       ->group("");  // hidden

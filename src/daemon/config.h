@@ -22,6 +22,15 @@ struct DaemonConfig {
   int io_threads = 2;
   int blocking_threads = 4;
   std::string log_level = "info";
+  // Jails
+  int pool_size = 4;                 // idle sandboxes kept ready
+  std::string agent_path;            // empty: sandbox-agent beside the sandboxd binary
+  std::string cgroup_parent;         // empty: "sandboxd-" + a hash of the data dir
+  std::int64_t sandbox_memory_mb = 1024;
+  std::int64_t sandbox_pids = 256;
+  int sandbox_cpu_weight = 100;
+  std::int64_t sandbox_tmp_mb = 256;
+  bool sandbox_egress = false;       // host network for sandboxes instead of a private loopback
   std::string test_clock_file;  // tests only: offset clock
 };
 

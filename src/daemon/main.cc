@@ -1,6 +1,10 @@
 // sandboxd: wires the store, the sandbox manager, the background workers and
 // the HTTP server together, and runs until SIGTERM/SIGINT.
+#include <unistd.h>
+
+#include <atomic>
 #include <csignal>
+#include <cstdlib>
 #include <cstdio>
 #include <memory>
 #include <thread>
@@ -11,6 +15,7 @@
 #include "api/context.h"
 #include "api/openapi.h"
 #include "archive/signed_url.h"
+#include "core/crypto.h"
 #include "core/fs.h"
 #include "core/log.h"
 #include "daemon/bootstrap.h"
@@ -18,6 +23,7 @@
 #include "gateway/gateway.h"
 #include "http/router.h"
 #include "http/server.h"
+#include "sandbox/jails.h"
 #include "sandbox/manager.h"
 #include "sandbox/releaser.h"
 
@@ -33,6 +39,34 @@ std::string EndpointText(const asio::ip::tcp::endpoint& ep) {
   std::string host = ep.address().to_string();
   if (ep.address().is_v6()) host = "[" + host + "]";
   return host + ":" + std::to_string(ep.port());
+}
+
+Result<sandbox::JailConfig> JailConfigFrom(const DaemonConfig& config) {
+  sandbox::JailConfig j;
+  j.agent_path = config.agent_path;
+  if (j.agent_path.empty()) {
+    char self[4096];
+    ssize_t n = ::readlink("/proc/self/exe", self, sizeof self - 1);
+    if (n <= 0) return MakeError(ErrorCode::kInternal, "cannot find the sandboxd binary");
+    std::string exe(self, static_cast<std::size_t>(n));
+    j.agent_path = exe.substr(0, exe.rfind('/')) + "/sandbox-agent";
+  }
+  if (::access(j.agent_path.c_str(), X_OK) != 0)
+    return MakeError(ErrorCode::kInvalidArgument, "no sandbox-agent at " + j.agent_path + " (see --agent-path)");
+  j.cgroup_parent = config.cgroup_parent;
+  if (j.cgroup_parent.empty()) {
+    char* real = ::realpath(config.data_dir.c_str(), nullptr);
+    std::string dir = real ? real : config.data_dir;
+    std::free(real);
+    // One parent per data directory: two sandboxd instances never share groups.
+    j.cgroup_parent = "sandboxd-" + crypto::Sha256Hex(dir).substr(0, 12);
+  }
+  j.limits.memory_bytes = static_cast<std::uint64_t>(config.sandbox_memory_mb) << 20;
+  j.limits.pids = config.sandbox_pids;
+  j.limits.cpu_weight = static_cast<std::uint32_t>(config.sandbox_cpu_weight);
+  j.tmp_bytes = static_cast<std::uint64_t>(config.sandbox_tmp_mb) << 20;
+  j.egress = config.sandbox_egress;
+  return j;
 }
 
 int Run(const DaemonConfig& config) {
@@ -71,10 +105,22 @@ int Run(const DaemonConfig& config) {
   mc.max_upload_bytes = config.max_upload_bytes;
   mc.extract_limits.max_total_bytes = config.max_extract_bytes;
   mc.extract_limits.max_entries = config.max_extract_entries;
+  mc.pool_size = static_cast<std::size_t>(config.pool_size);
   archive::UrlSigner signer(*secret);
-  sandbox::Manager manager(mc, **store, *clock, signer);
+  auto jail_config = JailConfigFrom(config);
+  if (!jail_config) return Fail(jail_config.error().message);
+  // Agent deaths are reported from the jails' watcher thread, which starts
+  // before the manager exists and may outlive it.
+  std::atomic<sandbox::Manager*> manager_ptr{nullptr};
+  auto jails = sandbox::Jails::Open(*jail_config, [&manager_ptr](const std::string& id) {
+    if (auto* m = manager_ptr.load()) m->OnAgentDeath(id);
+  });
+  if (!jails) return Fail("cannot manage jails: " + jails.error().message);
+  sandbox::Manager manager(mc, **store, *clock, signer, **jails);
   auto unfinished = manager.Recover();
   if (!unfinished) return Fail("recovery failed: " + unfinished.error().message);
+  manager_ptr = &manager;
+  manager.StartPool();
 
   sandbox::Releaser releaser(manager);
   for (const auto& id : *unfinished) releaser.Enqueue(id);
@@ -105,6 +151,7 @@ int Run(const DaemonConfig& config) {
   io.run();
   for (auto& t : threads) t.join();
   blocking_pool.join();
+  manager_ptr = nullptr;
   spdlog::info("sandboxd stopped");
   return 0;
 }

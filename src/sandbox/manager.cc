@@ -20,18 +20,95 @@ namespace {
 
 constexpr std::int64_t kMicros = 1'000'000;
 
-std::string ArchiveFileName(const std::string& object_id) { return object_id + ".tar.gz"; }
+bool IsUpload(store::ArchiveKind kind) {
+  return kind == store::ArchiveKind::kUpload || kind == store::ArchiveKind::kExecutionUpload;
+}
 
 }  // namespace
+
+std::string ArchiveFileName(const std::string& object_id) { return object_id + ".tar.gz"; }
 
 Error SandboxNotFound(const std::string& id) {
   return MakeError(ErrorCode::kNotFound, "Local sandbox " + id + " not found");
 }
 
 Manager::Manager(ManagerConfig config, store::Store& store, const Clock& clock,
-                 const archive::UrlSigner& signer)
-    : config_(std::move(config)), store_(store), clock_(clock), signer_(signer) {
+                 const archive::UrlSigner& signer, Jails& jails)
+    : config_(std::move(config)), store_(store), clock_(clock), signer_(signer), jails_(jails) {
   while (!config_.public_url.empty() && config_.public_url.back() == '/') config_.public_url.pop_back();
+}
+
+Manager::~Manager() { pool_.reset(); }
+
+void Manager::StartPool() {
+  if (config_.pool_size == 0 || pool_) return;
+  pool_ = std::make_unique<Pool>(
+      config_.pool_size, [this] { return PrepareSandbox(); },
+      [this](const std::string& id) { DiscardPrepared(id); });
+}
+
+Result<std::string> Manager::PrepareSandbox() {
+  std::string id = ids::NewUuid();
+  Workspace ws = WorkspaceOf(id);
+  if (auto s = fs::MakeDirs(SandboxesDir()); !s) return s.error();
+  if (auto s = ws.Create(jails_.AllocateUid()); !s) {
+    log::IfFailed(ws.Destroy(), "clean-up");
+    return s.error();
+  }
+  if (auto s = jails_.Start(id, ws); !s) {
+    log::IfFailed(ws.Destroy(), "clean-up");
+    return s.error();
+  }
+  return id;
+}
+
+void Manager::DiscardPrepared(const std::string& id) {
+  log::IfFailed(jails_.Stop(id), "stopping an unused jail");
+  log::IfFailed(WorkspaceOf(id).Destroy(), "removing an unused sandbox");
+}
+
+void Manager::OnAgentDeath(const std::string& id) {
+  auto found = store_.GetSandbox(id);
+  if (!found || !*found || (*found)->state != store::SandboxState::kActive) return;
+  log::IfFailed(store_.SetStatus(id, "error", clock_.Now()), "marking a sandbox failed");
+}
+
+Status Manager::EnsureJail(const std::string& id) {
+  if (jails_.Running(id)) return Ok();
+  Workspace ws = WorkspaceOf(id);
+  auto state = ws.ReadLayers();
+  if (!state) return state.error();
+  if (auto s = jails_.Stop(id); !s) return s;
+  if (state->pending) {
+    // A switch that never completed: the new layers are the current ones.
+    state->pending = false;
+    if (auto s = ws.WriteLayers(*state); !s) return s;
+  }
+  if (auto s = jails_.Start(id, ws); !s) return s;
+  return store_.SetStatus(id, "occupied", clock_.Now());
+}
+
+Status Manager::SwitchLayers(const std::string& id, const Workspace& ws, const LayerState& current,
+                             LayerState next) {
+  next.pending = true;
+  Status switched = ws.WriteLayers(next);
+  if (switched) {
+    if (jails_.Running(id)) {
+      switched = jails_.RemountData(id, ws.LayerPaths(next));
+    } else {
+      log::IfFailed(jails_.Stop(id), "stopping a dead jail");
+      switched = jails_.Start(id, ws);
+    }
+  }
+  if (!switched) {
+    log::IfFailed(ws.WriteLayers(current), "restoring layers.json");
+    log::IfFailed(ws.CollectLayers(current), "removing unused layers");
+    return switched;
+  }
+  next.pending = false;
+  if (auto s = ws.WriteLayers(next); !s) return s;
+  log::IfFailed(ws.CollectLayers(next), "removing old layers");
+  return store_.SetStatus(id, "occupied", clock_.Now());
 }
 
 std::shared_ptr<std::mutex> Manager::LockFor(const std::string& id) {
@@ -59,17 +136,24 @@ Result<std::vector<std::string>> Manager::Recover() {
   if (auto s = fs::MakeDirs(SandboxesDir()); !s) return s.error();
   auto ids = store_.AllSandboxIds();
   if (!ids) return ids.error();
+  auto releasing = store_.ReleasingSandboxes();
+  if (!releasing) return releasing.error();
   std::set<std::string> known(ids->begin(), ids->end());
+  std::set<std::string> to_finish(releasing->begin(), releasing->end());
+  // Jails no live sandbox owns: the idle pool of the previous run, and
+  // sandboxes whose release was under way.
+  for (const auto& name : jails_.cgroups().List()) {
+    if (known.count(name) && !to_finish.count(name)) continue;
+    spdlog::info("recover: destroying the jail of {}", name);
+    if (auto s = jails_.Stop(name); !s) return s.error();
+  }
   for (const auto& name : fs::ListDir(SandboxesDir())) {
     if (known.count(name)) continue;
-    // A directory no row owns: a crash between creating it and recording the
-    // sandbox, or a release whose row was already deleted.
+    // A directory no row owns: a pool slot, a crash between creating it and
+    // recording the sandbox, or a release whose row was already deleted.
     spdlog::info("recover: removing orphaned sandbox directory {}", name);
     if (auto s = fs::RemoveTree(SandboxesDir() + "/" + name); !s) return s.error();
   }
-  auto releasing = store_.ReleasingSandboxes();
-  if (!releasing) return releasing.error();
-  std::set<std::string> to_finish(releasing->begin(), releasing->end());
   for (const auto& id : *ids) {
     if (to_finish.count(id)) continue;
     Workspace ws = WorkspaceOf(id);
@@ -84,15 +168,47 @@ Result<std::vector<std::string>> Manager::Recover() {
     for (const std::string& dir : {ws.uploads_dir(), ws.dumps_dir()})
       for (const auto& name : fs::ListDir(dir))
         if (!files.count(name)) ::unlink((dir + "/" + name).c_str());
+    Status revived = ReattachJail(id, ws);
+    if (!revived) {
+      spdlog::error("recover: sandbox {} has no working jail: {}", id, revived.error().message);
+      log::IfFailed(store_.SetStatus(id, "error", clock_.Now()), "marking a sandbox failed");
+    }
   }
   return std::vector<std::string>(to_finish.begin(), to_finish.end());
+}
+
+Status Manager::ReattachJail(const std::string& id, const Workspace& ws) {
+  auto state = ws.ReadLayers();
+  if (!state) return state.error();
+  if (jails_.Attach(id, ws)) {
+    if (state->pending) {
+      // The crash came between recording new layers and the jail switching
+      // (or confirming it): switch now, to the recorded ones.
+      if (auto s = jails_.RemountData(id, ws.LayerPaths(*state)); !s) return s;
+      state->pending = false;
+      if (auto s = ws.WriteLayers(*state); !s) return s;
+    }
+  } else {
+    spdlog::info("recover: rebuilding the jail of {}", id);
+    if (auto s = EnsureJail(id); !s) return s;
+    state = ws.ReadLayers();
+    if (!state) return state.error();
+  }
+  return ws.CollectLayers(*state);
 }
 
 Result<store::SandboxRecord> Manager::Acquire(const std::string& owner,
                                               const AcquireRequest& request) {
   UnixMicros now = clock_.Now();
+  // A prepared jail from the pool, or one started now if the pool is empty.
+  std::optional<std::string> prepared = pool_ ? pool_->Take() : std::nullopt;
+  if (!prepared) {
+    auto made = PrepareSandbox();
+    if (!made) return made.error();
+    prepared = std::move(*made);
+  }
   store::SandboxRecord record;
-  record.id = ids::NewUuid();
+  record.id = std::move(*prepared);
   record.owner = owner;
   record.status = "occupied";
   record.benchmark = request.benchmark;
@@ -106,14 +222,8 @@ Result<store::SandboxRecord> Manager::Acquire(const std::string& owner,
     if (!seen.insert(name).second) continue;
     record.servers.push_back(store::ServerRecord{ids::NewUuid(), name, "occupied", now});
   }
-  Workspace ws = WorkspaceOf(record.id);
-  if (auto s = fs::MakeDirs(SandboxesDir()); !s) return s.error();
-  if (auto s = ws.Create(); !s) {
-    log::IfFailed(ws.Destroy(), "clean-up");
-    return s.error();
-  }
   if (auto s = store_.InsertSandbox(record); !s) {
-    log::IfFailed(ws.Destroy(), "clean-up");
+    DiscardPrepared(record.id);
     return s.error();
   }
   return record;
@@ -155,6 +265,7 @@ Status Manager::FinishRelease(const std::string& id) {
   auto mu = LockFor(id);
   {
     std::lock_guard lock(*mu);
+    if (auto s = jails_.Stop(id); !s) return s;
     if (auto s = WorkspaceOf(id).Destroy(); !s) return s;
     if (auto s = store_.DeleteSandbox(id); !s) return s;
   }
@@ -176,16 +287,17 @@ Result<std::vector<std::string>> Manager::BeginExpiredReleases() {
 
 Status Manager::CollectExpiredObjects() {
   UnixMicros now = clock_.Now();
-  for (auto kind : {store::ArchiveKind::kDump, store::ArchiveKind::kUpload}) {
+  for (auto kind : {store::ArchiveKind::kDump, store::ArchiveKind::kArtifacts, store::ArchiveKind::kUpload,
+                    store::ArchiveKind::kExecutionUpload}) {
     auto expired = store_.ExpiredArchives(kind, now);
     if (!expired) return expired.error();
     for (const auto& a : *expired) {
       // Completed uploads stay: initialize may still use them after the URL expired.
-      if (kind == store::ArchiveKind::kUpload && a.complete) continue;
+      if (IsUpload(kind) && a.complete) continue;
       auto mu = LockFor(a.sandbox_id);
       std::lock_guard lock(*mu);
       Workspace ws = WorkspaceOf(a.sandbox_id);
-      std::string dir = kind == store::ArchiveKind::kDump ? ws.dumps_dir() : ws.uploads_dir();
+      std::string dir = IsUpload(kind) ? ws.uploads_dir() : ws.dumps_dir();
       ::unlink((dir + "/" + ArchiveFileName(a.object_id)).c_str());
       if (auto s = store_.DeleteArchive(a.object_id); !s) return s;
     }
@@ -268,11 +380,16 @@ Status Manager::CommitUpload(const std::string& sandbox_id, const std::string& o
     ::unlink(final_path.c_str());
     return s;
   }
-  // Only the latest upload is kept: it is the one initialize uses.
+  // Only the latest upload of a kind (and execution name) is kept: it is the
+  // one initialize or execute uses.
   auto archives = store_.ListArchives(sandbox_id);
   if (!archives) return archives.error();
+  auto self = std::find_if(archives->begin(), archives->end(),
+                           [&](const store::ArchiveRecord& a) { return a.object_id == object_id; });
+  if (self == archives->end()) return Ok();
+  const store::ArchiveRecord mine = *self;
   for (const auto& a : *archives) {
-    if (a.kind != store::ArchiveKind::kUpload || !a.complete || a.object_id == object_id) continue;
+    if (a.kind != mine.kind || a.label != mine.label || !a.complete || a.object_id == object_id) continue;
     ::unlink((ws.uploads_dir() + "/" + ArchiveFileName(a.object_id)).c_str());
     if (auto s = store_.DeleteArchive(a.object_id); !s) return s;
   }
@@ -295,19 +412,31 @@ Result<InitializeOutcome> Manager::Initialize(const std::string& owner, const st
                          "/upload-url, PUT the tar.gz to it, then call initialize");
   }
   Workspace ws = WorkspaceOf(id);
+  auto current = ws.ReadLayers();
+  if (!current) return current.error();
   auto staging = ws.NewStagingDir();
   if (!staging) return staging.error();
   auto stats = archive::ExtractArchive(ws.uploads_dir() + "/" + ArchiveFileName((*upload)->object_id),
                                        *staging, config_.extract_limits);
-  if (!stats) {
+  // Root inside the sandbox is the sandbox's host uid: the tree is its.
+  Status owned = stats ? ChownTree(*staging, current->uid) : Status(stats.error());
+  if (!owned) {
     log::IfFailed(fs::RemoveTree(*staging), "clean-up");
-    return stats.error();
+    return owned.error();
   }
-  if (auto s = ws.ReplaceBase(*staging); !s) {
+  LayerState next = *current;
+  auto base = ws.AdoptBase(*staging);
+  auto upper = base ? ws.NewLayer("upper", current->uid) : Result<std::string>(base.error());
+  auto work = upper ? ws.NewLayer("work", current->uid) : Result<std::string>(upper.error());
+  if (!work) {
     log::IfFailed(fs::RemoveTree(*staging), "clean-up");
-    return s.error();
+    log::IfFailed(ws.CollectLayers(*current), "clean-up");
+    return work.error();
   }
-  if (auto s = store_.SetStatus(id, sandbox->status, clock_.Now()); !s) return s.error();
+  next.lower = *base;
+  next.upper = *upper;
+  next.work = *work;
+  if (auto s = SwitchLayers(id, ws, *current, next); !s) return s.error();
   return InitializeOutcome{stats->entries, stats->bytes};
 }
 
@@ -316,8 +445,19 @@ Status Manager::Reset(const std::string& owner, const std::string& id) {
   std::lock_guard lock(*mu);
   auto sandbox = Get(owner, id);
   if (!sandbox) return sandbox.error();
-  if (auto s = WorkspaceOf(id).Reset(); !s) return s;
-  return store_.SetStatus(id, sandbox->status, clock_.Now());
+  Workspace ws = WorkspaceOf(id);
+  auto current = ws.ReadLayers();
+  if (!current) return current.error();
+  LayerState next = *current;
+  auto upper = ws.NewLayer("upper", current->uid);
+  auto work = upper ? ws.NewLayer("work", current->uid) : Result<std::string>(upper.error());
+  if (!work) {
+    log::IfFailed(ws.CollectLayers(*current), "clean-up");
+    return work.error();
+  }
+  next.upper = *upper;
+  next.work = *work;
+  return SwitchLayers(id, ws, *current, next);
 }
 
 Result<SignedObjectUrl> Manager::Dump(const std::string& owner, const std::string& id) {
@@ -325,34 +465,40 @@ Result<SignedObjectUrl> Manager::Dump(const std::string& owner, const std::strin
   std::lock_guard lock(*mu);
   auto sandbox = Get(owner, id);
   if (!sandbox) return sandbox.error();
+  if (auto s = EnsureJail(id); !s) return s.error();
+  auto root = jails_.DupRootFd(id);
+  if (!root) return root.error();
   Workspace ws = WorkspaceOf(id);
   store::ArchiveRecord record = NewArchiveRecord(id, store::ArchiveKind::kDump);
   std::string final_path = ws.dumps_dir() + "/" + ArchiveFileName(record.object_id);
-  std::string part = final_path + ".part";
-  auto packed = archive::PackDirectory(ws.work_dir(), part);
-  if (!packed) {
-    ::unlink(part.c_str());
-    return packed.error();
-  }
+  // Packed from the jail's own view of /data (the merged layers), resolved
+  // beneath the jail's root so nothing the sandbox planted is followed.
+  auto packed = archive::PackDirectoryBeneath(*root, "data", final_path);
+  ::close(*root);
+  if (!packed) return packed.error();
+  return RecordPacked(std::move(record), final_path);
+}
+
+Result<SignedObjectUrl> Manager::RecordPacked(store::ArchiveRecord record, const std::string& path) {
   struct stat st{};
-  if (::stat(part.c_str(), &st) != 0 || ::rename(part.c_str(), final_path.c_str()) != 0) {
-    ::unlink(part.c_str());
-    return MakeError(ErrorCode::kInternal, "cannot store the dump archive");
+  if (::stat(path.c_str(), &st) != 0) {
+    ::unlink(path.c_str());
+    return MakeError(ErrorCode::kInternal, "cannot store the archive");
   }
   record.complete = true;
   record.size = static_cast<std::uint64_t>(st.st_size);
   if (auto s = store_.InsertArchive(record); !s) {
-    ::unlink(final_path.c_str());
+    ::unlink(path.c_str());
     return s.error();
   }
-  return Sign("GET", id, record.object_id, record.expires_at);
+  return Sign("GET", record.sandbox_id, record.object_id, record.expires_at);
 }
 
-Result<std::string> Manager::DumpPath(const std::string& sandbox_id, const std::string& object_id) {
+Result<std::string> Manager::ObjectPath(const std::string& sandbox_id, const std::string& object_id) {
   auto archive = store_.GetArchive(object_id);
   if (!archive) return archive.error();
   if (!*archive || (*archive)->sandbox_id != sandbox_id || !(*archive)->complete ||
-      (*archive)->kind != store::ArchiveKind::kDump)
+      ((*archive)->kind != store::ArchiveKind::kDump && (*archive)->kind != store::ArchiveKind::kArtifacts))
     return MakeError(ErrorCode::kNotFound, "The requested object no longer exists");
   return WorkspaceOf(sandbox_id).dumps_dir() + "/" + ArchiveFileName(object_id);
 }

@@ -7,8 +7,11 @@
 // by a per-sandbox lock; different sandboxes proceed in parallel. Methods
 // marked "blocking" do file-tree or archive work and belong off I/O threads.
 //
+// Each sandbox runs in a jail of its own (see jails.h); a warm pool of
+// prepared jails makes acquire a hand-over.
+//
 // Failure: every method that returns an error has changed nothing visible
-// (store rows and the sandbox's base/ and work/ trees are as before).
+// (store rows and the sandbox's layers are as before).
 #pragma once
 
 #include <cstdint>
@@ -23,6 +26,8 @@
 #include "archive/signed_url.h"
 #include "core/clock.h"
 #include "core/result.h"
+#include "sandbox/jails.h"
+#include "sandbox/pool.h"
 #include "sandbox/workspace.h"
 #include "store/store.h"
 
@@ -34,6 +39,8 @@ struct ManagerConfig {
   int url_expiry_minutes = 30;
   std::uint64_t max_upload_bytes = 1ull << 30;
   archive::ExtractLimits extract_limits;
+  std::size_t pool_size = 0;          // idle jails kept ready
+  std::uint64_t max_log_chunk = 1 << 20;  // bytes of execution log per poll
 };
 
 struct AcquireRequest {
@@ -55,6 +62,12 @@ struct UploadTarget {
   std::uint64_t max_bytes = 0;
 };
 
+struct ExecutionLogs {
+  std::string status;
+  std::string logs;
+  std::uint64_t cursor = 0;
+};
+
 struct InitializeOutcome {
   std::uint64_t entries = 0;
   std::uint64_t bytes = 0;
@@ -63,14 +76,20 @@ struct InitializeOutcome {
 class Manager {
  public:
   Manager(ManagerConfig config, store::Store& store, const Clock& clock,
-          const archive::UrlSigner& signer);
+          const archive::UrlSigner& signer, Jails& jails);
+  ~Manager();  // discards the idle pool; running sandboxes' jails keep running
 
   const ManagerConfig& config() const { return config_; }
 
-  // Start-up reconciliation (blocking): repairs workspaces of live sandboxes,
-  // removes directories that no store row owns, and returns the ids whose
-  // release must be finished (kReleasing ones).
+  // Start-up reconciliation (blocking): destroys jails and removes directories
+  // no live sandbox owns, re-attaches (or rebuilds) the jails of live
+  // sandboxes, and returns the ids whose release must be finished.
   Result<std::vector<std::string>> Recover();
+  // Starts the warm pool (after Recover).
+  void StartPool();
+  Pool* pool() { return pool_.get(); }
+  // An agent exited on its own: the sandbox's status becomes "error".
+  void OnAgentDeath(const std::string& id);
 
   Result<store::SandboxRecord> Acquire(const std::string& owner, const AcquireRequest& request);
   // kNotFound unless the sandbox exists, is active and belongs to `owner`.
@@ -103,14 +122,30 @@ class Manager {
                       const UploadTarget& target, std::uint64_t size);
   void AbortUpload(const UploadTarget& target);
 
-  // Blocking. Extracts the latest upload into staging and swaps it in.
+  // Blocking. Extracts the latest upload as the new lower layer of /data and
+  // discards the sandbox's changes.
   Result<InitializeOutcome> Initialize(const std::string& owner, const std::string& id);
-  // Blocking. work/ back to the last initialize (empty if none).
+  // Blocking. Discards the changes to /data since the last initialize.
   Status Reset(const std::string& owner, const std::string& id);
-  // Blocking. Packs work/ into a dump object and signs a download URL.
+  // Blocking. Packs /data (as the sandbox sees it) into a dump object and
+  // signs a download URL.
   Result<SignedObjectUrl> Dump(const std::string& owner, const std::string& id);
-  // The file of a complete dump object (after VerifyObjectUrl).
-  Result<std::string> DumpPath(const std::string& sandbox_id, const std::string& object_id);
+  // The file of a complete dump or artifacts object (after VerifyObjectUrl).
+  Result<std::string> ObjectPath(const std::string& sandbox_id, const std::string& object_id);
+
+  // --- executions (manager_executions.cc)
+  Result<SignedObjectUrl> CreateExecutionUploadUrl(const std::string& owner, const std::string& id,
+                                                   const std::string& name);
+  // Blocking. Unpacks the execution's latest upload into /exec/<name> and
+  // starts it in the background.
+  Status Execute(const std::string& owner, const std::string& id, const std::string& name);
+  Result<std::string> ExecutionStatus(const std::string& owner, const std::string& id,
+                                      const std::string& name);
+  Result<ExecutionLogs> ReadExecutionLogs(const std::string& owner, const std::string& id,
+                                          const std::string& name, std::uint64_t cursor);
+  // Blocking. Packs /exec/<name> and signs a download URL.
+  Result<SignedObjectUrl> ExportArtifacts(const std::string& owner, const std::string& id,
+                                          const std::string& name);
 
   std::string McpUrl(const store::SandboxRecord& sandbox, const std::string& server_name) const;
   Workspace WorkspaceOf(const std::string& id) const;
@@ -123,6 +158,19 @@ class Manager {
   // A new unguessable object of `kind`, expiring with the signed-URL lifetime.
   store::ArchiveRecord NewArchiveRecord(const std::string& sandbox_id, store::ArchiveKind kind) const;
   std::string SandboxesDir() const { return config_.data_dir + "/sandboxes"; }
+  // A new sandbox directory with a running jail (for the pool or acquire).
+  Result<std::string> PrepareSandbox();
+  void DiscardPrepared(const std::string& id);
+  // Restarts the jail of a sandbox whose agent died. Caller holds the lock.
+  Status EnsureJail(const std::string& id);
+  // Makes `next` the sandbox's layers (the jail switches to them) and
+  // collects the old ones. Caller holds the lock.
+  Status SwitchLayers(const std::string& id, const Workspace& ws, const LayerState& current,
+                      LayerState next);
+  Result<std::string> ExecutionState(const std::string& id, const std::string& name);
+  Status ReattachJail(const std::string& id, const Workspace& ws);
+  // Records a packed archive (dump or artifacts) and signs its GET URL.
+  Result<SignedObjectUrl> RecordPacked(store::ArchiveRecord record, const std::string& path);
 
   ManagerConfig config_;
   store::Store& store_;
@@ -130,7 +178,16 @@ class Manager {
   const archive::UrlSigner& signer_;
   std::mutex locks_mu_;
   std::unordered_map<std::string, std::shared_ptr<std::mutex>> locks_;
+  Jails& jails_;
+  std::unique_ptr<Pool> pool_;  // last: destroyed first, while the rest is alive
 };
+
+// The file name of an archive object.
+std::string ArchiveFileName(const std::string& object_id);
+
+// Execution names become directory and file names: 1-128 of [A-Za-z0-9._-],
+// not starting with '.'.
+Status ValidateExecutionName(const std::string& name);
 
 // "Local sandbox {id} not found": the one answer for unknown, released and
 // other owners' sandboxes, so existence never leaks across owners.

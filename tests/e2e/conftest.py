@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import io
 import json
+import hashlib
 import os
 import re
 import shutil
@@ -305,6 +306,62 @@ class Api:
         return got.content
 
 
+# --------------------------------------------------------------------------- jails
+CGROUP_ROOT = Path("/sys/fs/cgroup")
+
+
+def cgroup_parent(data_dir: Path) -> str:
+    """The parent cgroup sandboxd derives from its data dir (see daemon/main.cc)."""
+    real = os.path.realpath(data_dir)
+    return "sandboxd-" + hashlib.sha256(real.encode()).hexdigest()[:12]
+
+
+def cgroup_dirs(data_dir: Path) -> list[Path]:
+    """Every cgroup directory (all hierarchies) below this instance's parent, parents included."""
+    parent = cgroup_parent(data_dir)
+    found = []
+    for hierarchy in CGROUP_ROOT.iterdir():
+        top = hierarchy / parent
+        if top.is_dir() and not top.is_symlink():
+            found.extend(sorted((p for p in top.iterdir() if p.is_dir()), key=str))
+            found.append(top)
+    return found
+
+
+def jail_pids(data_dir: Path) -> set[int]:
+    pids = set()
+    for d in cgroup_dirs(data_dir):
+        try:
+            pids.update(int(x) for x in (d / "cgroup.procs").read_text().split())
+        except OSError:
+            pass
+    return pids
+
+
+def destroy_jails(data_dir: Path, timeout: float = 10):
+    """Kills every process in this instance's cgroups and removes the groups."""
+    deadline = time.monotonic() + timeout
+    while True:
+        pids = jail_pids(data_dir)
+        for pid in pids:
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+        if not pids or time.monotonic() > deadline:
+            break
+        time.sleep(0.02)
+    for d in cgroup_dirs(data_dir):  # children before parents
+        for _ in range(100):
+            try:
+                d.rmdir()
+                break
+            except FileNotFoundError:
+                break
+            except OSError:
+                time.sleep(0.02)
+
+
 # --------------------------------------------------------------------------- server
 
 
@@ -355,6 +412,10 @@ class Sandboxd:
             str(self.clock_file),
             *self.extra_args,
         ]
+        if "--pool-size" not in self.extra_args:
+            # No warm pool unless a test asks: pool refills would make the
+            # data dir change under tests that compare it before and after.
+            cmd += ["--pool-size", "0"]
         if self.public_url:
             cmd += ["--public-url", self.public_url]
         with open(log, "wb") as fh:
@@ -382,7 +443,7 @@ class Sandboxd:
                 r = self._raw.get(f"{self.base}/healthz", timeout=2)
             except httpx.TransportError:
                 return False
-            return r.status_code == 200 and r.json() == {"status": "ok"}
+            return r.status_code == 200 and r.json().get("status") == "ok"
 
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
@@ -391,7 +452,7 @@ class Sandboxd:
                 return self
             time.sleep(0.05)
         self.kill9()
-        pytest.fail(f"GET /healthz never answered 200 {{'status':'ok'}}:\n{self.log_tail()}")
+        pytest.fail(f"GET /healthz never answered 200 {{'status':'ok', …}}:\n{self.log_tail()}")
 
     def _close_clients(self):
         for c in self._clients:
@@ -446,6 +507,9 @@ class Sandboxd:
                     self.kill9()
             problems.extend(self.sanitizer_reports())
         finally:
+            # Jails outlive sandboxd by design (a restart re-attaches them);
+            # a finished test must not leave its sandboxes running.
+            destroy_jails(self.data_dir)
             self._close_clients()
             shutil.rmtree(self.root, ignore_errors=True)
         if problems:

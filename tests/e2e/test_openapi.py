@@ -22,6 +22,11 @@ LIFECYCLE = [
     ("/local-sandbox/{local_sandbox_id}/upload-url", "post"),
     ("/local-sandbox/{local_sandbox_id}/initialize", "post"),
     ("/local-sandbox/{local_sandbox_id}/dump", "get"),
+    ("/local-sandbox/{local_sandbox_id}/execution-upload-url", "post"),
+    ("/local-sandbox/{local_sandbox_id}/execute", "post"),
+    ("/local-sandbox/{local_sandbox_id}/execution-status", "get"),
+    ("/local-sandbox/{local_sandbox_id}/execution-logs", "get"),
+    ("/local-sandbox/{local_sandbox_id}/export-artifacts", "post"),
 ]
 
 DROP = {"title", "description", "summary", "examples", "example"}

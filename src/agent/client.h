@@ -1,0 +1,41 @@
+// sandboxd's side of the agent wire: the listening socket handed to a new
+// agent, and a client that calls it. Calls are serialised per client; a
+// broken connection is re-opened on the next call (the agent outlives
+// sandboxd restarts and accepts again).
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "agent/protocol.h"
+#include "core/json.h"
+#include "core/result.h"
+
+namespace sbx::agent {
+
+// A listening unix stream socket at `path` (replaced if present, mode 0600).
+Result<int> ListenAt(const std::string& path);
+
+class AgentClient {
+ public:
+  explicit AgentClient(std::string socket_path) : path_(std::move(socket_path)) {}
+
+  // One JSON-RPC call with control server "agent": the result object, or an
+  // error carrying the agent's message (kNotFound/kConflict/kInvalidArgument
+  // for its -32004/-32009/-32602 codes, kUnavailable if it cannot be reached).
+  Result<Json> Call(const std::string& method, Json params, const std::vector<int>& fds = {},
+                    std::chrono::milliseconds timeout = std::chrono::seconds(10));
+
+ private:
+  Status Connect();
+  std::string path_;
+  std::mutex mu_;
+  std::unique_ptr<Channel> channel_;
+  std::int64_t next_id_ = 1;
+};
+
+}  // namespace sbx::agent

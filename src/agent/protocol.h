@@ -1,0 +1,79 @@
+// The wire between sandboxd and a sandbox-agent: a unix stream socket
+// carrying frames of [4-byte big-endian length][JSON text]. A frame may carry
+// file descriptors (SCM_RIGHTS, sent with the frame's first bytes); its JSON
+// then has "fds": <count> and the receiver takes that many from the queue of
+// descriptors that arrived with or before it.
+//
+// Payloads are JSON-RPC 2.0 objects tagged with the MCP server and session
+// they belong to ("server", "session"); control calls use server "agent".
+//
+// Thread-safety: a Channel is used by one thread at a time.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <deque>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/json.h"
+#include "core/result.h"
+
+namespace sbx::agent {
+
+inline constexpr std::uint32_t kMaxFrameBytes = 64u << 20;
+inline constexpr std::size_t kMaxFdsPerFrame = 8;
+
+// A descriptor received with a message; closed unless released.
+class OwnedFd {
+ public:
+  explicit OwnedFd(int fd = -1) : fd_(fd) {}
+  OwnedFd(OwnedFd&& o) noexcept : fd_(o.release()) {}
+  OwnedFd& operator=(OwnedFd&& o) noexcept;
+  OwnedFd(const OwnedFd&) = delete;
+  OwnedFd& operator=(const OwnedFd&) = delete;
+  ~OwnedFd();
+  int get() const { return fd_; }
+  int release() { int f = fd_; fd_ = -1; return f; }
+
+ private:
+  int fd_;
+};
+
+struct Message {
+  Json body;
+  std::vector<OwnedFd> fds;
+};
+
+class Channel {
+ public:
+  explicit Channel(int fd);  // takes ownership of the connected socket
+  ~Channel();
+  Channel(const Channel&) = delete;
+  Channel& operator=(const Channel&) = delete;
+
+  int fd() const { return fd_; }
+
+  // Writes one whole frame (blocking).
+  Status Send(const Json& body, const std::vector<int>& fds = {});
+  // Reads what the socket has now (one recvmsg). False once the peer closed.
+  Result<bool> Fill();
+  // The next complete frame, if one has arrived. A malformed frame is an
+  // error and the channel is unusable afterwards.
+  Result<std::optional<Message>> Next();
+  // Blocks until a whole frame arrives or `timeout` passes (kUnavailable).
+  Result<Message> Receive(std::chrono::milliseconds timeout);
+
+ private:
+  int fd_;
+  std::string buffer_;
+  std::deque<OwnedFd> fds_;
+};
+
+// JSON-RPC helpers.
+Json Request(std::int64_t id, const std::string& method, Json params);
+Json ResultResponse(const Json& id, Json result);
+Json ErrorResponse(const Json& id, int code, const std::string& message);
+
+}  // namespace sbx::agent

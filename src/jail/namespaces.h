@@ -1,0 +1,25 @@
+// Namespaces of a jail. sandboxd (SpawnJail) creates the mount, pid, ipc,
+// uts, cgroup and (unless egress is enabled) net namespaces when it clones
+// the agent; the agent builds its root and then moves itself into a new user
+// namespace in which it is root, while on the host it is only host_uid. That
+// user namespace owns none of the other namespaces, so root inside cannot
+// mount, change the network or the hostname, or reach the host's resources.
+#pragma once
+
+#include <sys/types.h>
+
+#include "core/result.h"
+
+namespace sbx::jail {
+
+// The namespaces created at clone (CLONE_NEW* flags).
+int CloneNamespaceFlags(bool share_host_network);
+
+// In the jail: brings the private loopback interface up.
+Status BringUpLoopback();
+
+// Parent side: writes "0 <host_uid> 1" / "0 <host_gid> 1" maps for `pid`,
+// which has just unshared its user namespace.
+Status WriteIdMaps(pid_t pid, uid_t host_uid, gid_t host_gid);
+
+}  // namespace sbx::jail

@@ -1,0 +1,60 @@
+#include "jail/spec.h"
+
+namespace sbx::jail {
+namespace {
+
+bool UsableInOptions(const std::string& path) {
+  // overlayfs splits its option string on ',' and its lowerdir on ':'; a path
+  // with either (or a backslash escape) would be read as something else.
+  return !path.empty() && path[0] == '/' && path.find_first_of(",:\\") == std::string::npos;
+}
+
+}  // namespace
+
+Json ToJson(const JailSpec& spec) {
+  Json j;
+  j["root_dir"] = spec.root_dir;
+  j["data"] = {{"lower", spec.data.lower}, {"upper", spec.data.upper}, {"work", spec.data.work}};
+  j["exec_dir"] = spec.exec_dir;
+  j["tmp_bytes"] = spec.tmp_bytes;
+  j["home_bytes"] = spec.home_bytes;
+  j["host_uid"] = spec.host_uid;
+  j["host_gid"] = spec.host_gid;
+  j["share_host_network"] = spec.share_host_network;
+  j["hostname"] = spec.hostname;
+  return j;
+}
+
+Result<JailSpec> JailSpecFromJson(const Json& j) {
+  try {
+    JailSpec s;
+    s.root_dir = j.at("root_dir").get<std::string>();
+    s.data.lower = j.at("data").at("lower").get<std::string>();
+    s.data.upper = j.at("data").at("upper").get<std::string>();
+    s.data.work = j.at("data").at("work").get<std::string>();
+    s.exec_dir = j.at("exec_dir").get<std::string>();
+    s.tmp_bytes = j.at("tmp_bytes").get<std::uint64_t>();
+    s.home_bytes = j.at("home_bytes").get<std::uint64_t>();
+    s.host_uid = j.at("host_uid").get<uid_t>();
+    s.host_gid = j.at("host_gid").get<gid_t>();
+    s.share_host_network = j.at("share_host_network").get<bool>();
+    s.hostname = j.at("hostname").get<std::string>();
+    if (s.host_uid == 0 || s.host_gid == 0)
+      return MakeError(ErrorCode::kInvalidArgument, "jail spec: host uid/gid must not be 0");
+    return s;
+  } catch (const std::exception& e) {
+    return MakeError(ErrorCode::kInvalidArgument, std::string("jail spec: ") + e.what());
+  }
+}
+
+Result<std::string> OverlayOptions(const Layers& layers) {
+  for (const std::string* p : {&layers.lower, &layers.upper, &layers.work})
+    if (!UsableInOptions(*p))
+      return MakeError(ErrorCode::kInvalidArgument, "unusable overlay layer path: " + *p);
+  // No index, redirects or metacopy: features that trust on-disk xattrs the
+  // sandbox could influence through its upper layer.
+  return "lowerdir=" + layers.lower + ",upperdir=" + layers.upper + ",workdir=" + layers.work +
+         ",index=off,redirect_dir=off,metacopy=off,xino=off";
+}
+
+}  // namespace sbx::jail

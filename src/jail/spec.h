@@ -1,0 +1,45 @@
+// What one jail looks like: the host paths it is built from and its limits.
+// sandboxd writes a JailSpec next to the sandbox's files and the
+// sandbox-agent, started in fresh namespaces, reads it to build the jail
+// around itself (see enter.h). Host paths are absolute; nothing in a spec
+// comes from a client.
+#pragma once
+
+#include <sys/types.h>
+
+#include <cstdint>
+#include <string>
+
+#include "core/json.h"
+#include "core/result.h"
+
+namespace sbx::jail {
+
+// The three overlay directories that make /data: `lower` is the tree of the
+// last initialize, `upper` and `work` hold the sandbox's changes.
+struct Layers {
+  std::string lower;
+  std::string upper;
+  std::string work;
+};
+
+struct JailSpec {
+  std::string root_dir;     // empty host directory: mount point of the jail's root
+  Layers data;              // overlay mounted at /data
+  std::string exec_dir;     // host directory bind-mounted read-write at /exec
+  std::uint64_t tmp_bytes = 256ull << 20;   // size of the /tmp tmpfs
+  std::uint64_t home_bytes = 64ull << 20;   // size of the /root tmpfs
+  uid_t host_uid = 0;       // the unprivileged host uid that is root inside
+  gid_t host_gid = 0;
+  bool share_host_network = false;  // egress: the host's network instead of a private loopback
+  std::string hostname = "sandbox";
+};
+
+Json ToJson(const JailSpec& spec);
+Result<JailSpec> JailSpecFromJson(const Json& json);
+
+// The overlay mount options for `layers` (lowerdir=…,upperdir=…,workdir=…
+// plus the hardening options). Paths must not contain ',' or ':' (checked).
+Result<std::string> OverlayOptions(const Layers& layers);
+
+}  // namespace sbx::jail

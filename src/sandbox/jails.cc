@@ -1,0 +1,204 @@
+#include "sandbox/jails.h"
+
+#include <fcntl.h>
+#include <sys/epoll.h>
+#include <sys/eventfd.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <random>
+
+#include <spdlog/spdlog.h>
+
+#include "core/log.h"
+#include "jail/overlay.h"
+
+namespace sbx::sandbox {
+namespace {
+
+Error NotRunning(const std::string& id) {
+  return MakeError(ErrorCode::kConflict,
+                   "The agent of local sandbox " + id +
+                       " is not running (status error); reset or initialize the sandbox to start a new one");
+}
+
+}  // namespace
+
+Jails::Jails(JailConfig config, std::function<void(const std::string&)> on_death)
+    : config_(std::move(config)), on_death_(std::move(on_death)) {}
+
+Result<std::unique_ptr<Jails>> Jails::Open(JailConfig config,
+                                           std::function<void(const std::string&)> on_death) {
+  auto tree = jail::CgroupTree::Open(config.cgroup_parent);
+  if (!tree) return tree.error();
+  auto jails = std::make_unique<Jails>(std::move(config), std::move(on_death));
+  jails->cgroups_ = std::make_unique<jail::CgroupTree>(std::move(*tree));
+  jails->epoll_fd_ = ::epoll_create1(EPOLL_CLOEXEC);
+  jails->wake_fd_ = ::eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+  if (jails->epoll_fd_ < 0 || jails->wake_fd_ < 0)
+    return MakeError(ErrorCode::kInternal, std::string("epoll: ") + std::strerror(errno));
+  struct epoll_event ev{};
+  ev.events = EPOLLIN;
+  ev.data.fd = jails->wake_fd_;
+  ::epoll_ctl(jails->epoll_fd_, EPOLL_CTL_ADD, jails->wake_fd_, &ev);
+  jails->watcher_ = std::thread([j = jails.get()] { j->Watch(); });
+  return jails;
+}
+
+Jails::~Jails() {
+  stop_ = true;
+  if (wake_fd_ >= 0) {
+    std::uint64_t one = 1;
+    (void)::write(wake_fd_, &one, sizeof one);
+  }
+  if (watcher_.joinable()) watcher_.join();
+  if (epoll_fd_ >= 0) ::close(epoll_fd_);
+  if (wake_fd_ >= 0) ::close(wake_fd_);
+}
+
+uid_t Jails::AllocateUid() {
+  thread_local std::mt19937_64 rng{std::random_device{}()};
+  std::lock_guard lock(mu_);
+  for (;;) {
+    uid_t uid = config_.uid_base + static_cast<uid_t>(rng() % config_.uid_count);
+    bool used = false;
+    for (const auto& [id, e] : entries_) used |= e->uid == uid;
+    if (!used) return uid;
+  }
+}
+
+Status Jails::Register(const std::string& id, jail::JailProcess process, const Workspace& ws, uid_t uid) {
+  auto entry = std::make_shared<Entry>();
+  entry->process = std::move(process);
+  entry->client = std::make_unique<agent::AgentClient>(ws.socket_path());
+  entry->uid = uid;
+  int pidfd = entry->process.pidfd();
+  std::lock_guard lock(mu_);
+  struct epoll_event ev{};
+  ev.events = EPOLLIN;
+  ev.data.fd = pidfd;
+  if (::epoll_ctl(epoll_fd_, EPOLL_CTL_ADD, pidfd, &ev) != 0)
+    return MakeError(ErrorCode::kInternal, std::string("epoll_ctl: ") + std::strerror(errno));
+  by_pidfd_[pidfd] = id;
+  entries_[id] = std::move(entry);
+  return Ok();
+}
+
+Status Jails::Start(const std::string& id, const Workspace& ws) {
+  auto state = ws.ReadLayers();
+  if (!state) return state.error();
+  auto listen = agent::ListenAt(ws.socket_path());
+  if (!listen) return listen.error();
+  int log_fd = ::open(ws.agent_log_path().c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
+  jail::SpawnRequest request;
+  request.spec.root_dir = ws.root_mount_dir();
+  request.spec.data = ws.LayerPaths(*state);
+  request.spec.exec_dir = ws.exec_dir();
+  request.spec.tmp_bytes = config_.tmp_bytes;
+  request.spec.host_uid = state->uid;
+  request.spec.host_gid = state->uid;
+  request.spec.share_host_network = config_.egress;
+  request.agent_path = config_.agent_path;
+  request.cgroup_name = id;
+  request.limits = config_.limits;
+  request.listen_fd = *listen;
+  request.log_fd = log_fd;
+  auto process = jail::SpawnJail(*cgroups_, request);
+  ::close(*listen);
+  if (log_fd >= 0) ::close(log_fd);
+  if (!process) return process.error();
+  if (auto s = Register(id, std::move(*process), ws, state->uid); !s) {
+    log::IfFailed(jail::DestroyJail(*cgroups_, id), "jail clean-up");
+    return s;
+  }
+  return Ok();
+}
+
+Status Jails::Attach(const std::string& id, const Workspace& ws) {
+  auto state = ws.ReadLayers();
+  if (!state) return state.error();
+  auto process = jail::AttachJail(*cgroups_, id);
+  if (!process) return process.error();
+  return Register(id, std::move(*process), ws, state->uid);
+}
+
+Status Jails::Stop(const std::string& id) {
+  std::shared_ptr<Entry> entry;
+  {
+    std::lock_guard lock(mu_);
+    auto it = entries_.find(id);
+    if (it != entries_.end()) {
+      entry = it->second;
+      int pidfd = entry->process.pidfd();
+      ::epoll_ctl(epoll_fd_, EPOLL_CTL_DEL, pidfd, nullptr);
+      by_pidfd_.erase(pidfd);
+      entries_.erase(it);
+    }
+  }
+  Status s = jail::DestroyJail(*cgroups_, id);
+  if (entry) {
+    // Our child (unless it survived a restart of ours): reap it.
+    ::waitid(P_PIDFD, static_cast<id_t>(entry->process.pidfd()), nullptr, WEXITED | WNOHANG);
+    ::waitpid(entry->process.pid(), nullptr, WNOHANG);
+  }
+  return s;
+}
+
+std::shared_ptr<Jails::Entry> Jails::Find(const std::string& id) {
+  std::lock_guard lock(mu_);
+  auto it = entries_.find(id);
+  return it == entries_.end() ? nullptr : it->second;
+}
+
+bool Jails::Running(const std::string& id) {
+  auto e = Find(id);
+  return e && e->process.Alive();
+}
+
+Status Jails::RemountData(const std::string& id, const jail::Layers& layers) {
+  auto e = Find(id);
+  if (!e || !e->process.Alive()) return NotRunning(id);
+  return jail::RemountData(e->process, layers);
+}
+
+Result<Json> Jails::Call(const std::string& id, const std::string& method, Json params,
+                         const std::vector<int>& fds) {
+  auto e = Find(id);
+  if (!e || !e->process.Alive()) return NotRunning(id);
+  return e->client->Call(method, std::move(params), fds);
+}
+
+Result<int> Jails::DupRootFd(const std::string& id) {
+  auto e = Find(id);
+  if (!e || !e->process.Alive()) return NotRunning(id);
+  int fd = ::fcntl(e->process.root_fd(), F_DUPFD_CLOEXEC, 3);
+  if (fd < 0) return MakeError(ErrorCode::kInternal, std::string("dup: ") + std::strerror(errno));
+  return fd;
+}
+
+void Jails::Watch() {
+  while (!stop_) {
+    struct epoll_event events[32];
+    int n = ::epoll_wait(epoll_fd_, events, 32, 1000);
+    for (int i = 0; i < n; ++i) {
+      int fd = events[i].data.fd;
+      if (fd == wake_fd_) continue;
+      std::string id;
+      {
+        std::lock_guard lock(mu_);
+        auto it = by_pidfd_.find(fd);
+        if (it == by_pidfd_.end()) continue;
+        id = it->second;
+        ::epoll_ctl(epoll_fd_, EPOLL_CTL_DEL, fd, nullptr);
+        by_pidfd_.erase(it);
+      }
+      ::waitid(P_PIDFD, static_cast<id_t>(fd), nullptr, WEXITED | WNOHANG);
+      spdlog::warn("the agent of sandbox {} exited", id);
+      if (on_death_) on_death_(id);
+    }
+  }
+}
+
+}  // namespace sbx::sandbox
