@@ -59,7 +59,8 @@ int WriteRaw(const std::string& path, const std::string& value) {
 }
 
 Status Write(const std::string& path, const std::string& value) {
-  if (int err = WriteRaw(path, value)) return Errno(ErrorCode::kInternal, "write '" + value + "' to", path, err);
+  if (int err = WriteRaw(path, value))
+    return Errno(ErrorCode::kInternal, "write '" + value + "' to", path, err);
   return Ok();
 }
 
@@ -117,7 +118,8 @@ std::string Unescape(const std::string& s) {
   std::string out;
   for (std::size_t i = 0; i < s.size(); ++i) {
     if (s[i] == '\\' && i + 3 < s.size() &&
-        std::all_of(s.begin() + i + 1, s.begin() + i + 4, [](char c) { return c >= '0' && c <= '7'; })) {
+        std::all_of(s.begin() + i + 1, s.begin() + i + 4,
+                    [](char c) { return c >= '0' && c <= '7'; })) {
       out += static_cast<char>((s[i + 1] - '0') * 64 + (s[i + 2] - '0') * 8 + (s[i + 3] - '0'));
       i += 3;
     } else {
@@ -164,9 +166,9 @@ void SignalAll(const std::vector<pid_t>& pids) {
 }
 
 Status MakeDir(const std::string& path) {
-  if (::mkdir(path.c_str(), 0755) != 0 && errno != EEXIST)
-    return Errno(ErrorCode::kInternal, "mkdir", path, errno);
-  return Ok();
+  if (::mkdir(path.c_str(), 0755) == 0 || errno == EEXIST) return Ok();
+  int err = errno;
+  return Errno(ErrorCode::kInternal, "mkdir", path, err);
 }
 
 // rmdir, riding out the kernel's lag after the last exit. Missing is Ok.
@@ -212,14 +214,16 @@ Result<CgroupTree> CgroupTree::Open(const std::string& parent, const std::string
         Error e = Errno(ErrorCode::kInternal, "write '" + enable + "' to",
                         m.point + "/cgroup.subtree_control", err);
         // The no-internal-process rule: typical of a container's namespace root.
-        if (err == EBUSY) e.message += " (processes in this group must move to a child group first)";
+        if (err == EBUSY)
+          e.message += " (processes in this group must move to a child group first)";
         return e;
       }
     }
     tree.unified_ = true;
     tree.unified_root_ = m.point + "/" + parent;
     if (auto s = MakeDir(tree.unified_root_); !s) return s.error();
-    if (auto s = Write(tree.unified_root_ + "/cgroup.subtree_control", enable); !s) return s.error();
+    if (auto s = Write(tree.unified_root_ + "/cgroup.subtree_control", enable); !s)
+      return s.error();
     return tree;
   }
   if (why.empty()) why.push_back("no cgroup2 mount");
@@ -256,6 +260,14 @@ std::vector<std::string> CgroupTree::Roots() const {
   return roots;
 }
 
+Status CgroupTree::RemoveParent() const {
+  if (!List().empty()) return MakeError(ErrorCode::kConflict, "cgroup parent " + parent_ + " still has groups");
+  for (const auto& root : Roots())
+    if (::rmdir(root.c_str()) != 0 && errno != ENOENT)
+      return MakeError(ErrorCode::kInternal, "rmdir " + root + ": " + std::strerror(errno));
+  return Ok();
+}
+
 std::string CgroupTree::ProcsDir(const std::string& name) const {
   return (unified_ ? unified_root_ : pids_root_) + "/" + name;
 }
@@ -271,8 +283,9 @@ Status CgroupTree::Create(const std::string& name, const CgroupLimits& limits) c
   if (auto s = ValidName("group", name); !s) return s;
   if (limits.memory_bytes == 0 || limits.pids <= 0 || limits.cpu_weight < 1 ||
       limits.cpu_weight > 10000)
-    return MakeError(ErrorCode::kInvalidArgument,
-                     "invalid cgroup limits: memory and pids must be positive, cpu weight 1..10000");
+    return MakeError(
+        ErrorCode::kInvalidArgument,
+        "invalid cgroup limits: memory and pids must be positive, cpu weight 1..10000");
 
   std::vector<std::string> created;
   auto fail = [&](Error e) -> Status {
@@ -282,7 +295,8 @@ Status CgroupTree::Create(const std::string& name, const CgroupLimits& limits) c
   for (const auto& dir : DirsOf(name)) {
     if (::mkdir(dir.c_str(), 0755) != 0) {
       int err = errno;
-      return fail(Errno(err == EEXIST ? ErrorCode::kConflict : ErrorCode::kInternal, "mkdir", dir, err));
+      return fail(
+          Errno(err == EEXIST ? ErrorCode::kConflict : ErrorCode::kInternal, "mkdir", dir, err));
     }
     created.push_back(dir);
   }
@@ -290,31 +304,32 @@ Status CgroupTree::Create(const std::string& name, const CgroupLimits& limits) c
   const std::string memory = std::to_string(limits.memory_bytes);
   const std::string pids = std::to_string(limits.pids);
   std::vector<std::pair<std::string, std::string>> writes;
+  std::string no_swap;  // the file that allows no swap, where swap is accounted
   if (unified_) {
     const std::string dir = unified_root_ + "/" + name;
     writes = {{dir + "/memory.max", memory},
               {dir + "/pids.max", pids},
               {dir + "/cpu.weight", std::to_string(limits.cpu_weight)}};
-    // Without swap accounting the file is absent and there is no swap to limit.
-    if (int err = WriteRaw(dir + "/memory.swap.max", "0"); err && err != ENOENT)
-      return fail(Errno(ErrorCode::kInternal, "write '0' to", dir + "/memory.swap.max", err));
+    no_swap = dir + "/memory.swap.max";
   } else {
     const std::string mem = memory_root_ + "/" + name;
     writes = {{mem + "/memory.limit_in_bytes", memory},
               {pids_root_ + "/" + name + "/pids.max", pids},
               {cpu_root_ + "/" + name + "/cpu.shares",
-               std::to_string(std::max<std::uint64_t>(2, std::uint64_t{limits.cpu_weight} * 1024 / 100))}};
+               std::to_string(
+                   std::max<std::uint64_t>(2, std::uint64_t{limits.cpu_weight} * 1024 / 100))}};
+    // v1 limits memory+swap, so it must follow the memory limit it may not undercut.
+    no_swap = mem + "/memory.memsw.limit_in_bytes";
   }
   for (const auto& [path, value] : writes)
     if (auto s = Write(path, value); !s) return fail(s.error());
-  if (!unified_) {
-    // memory+swap at the memory limit means no swap. The file exists only
-    // with swap accounting; where the kernel refuses the value (EINVAL) the
-    // memory limit still holds and only swap is left to the host's bounds.
-    const std::string memsw = memory_root_ + "/" + name + "/memory.memsw.limit_in_bytes";
-    if (int err = WriteRaw(memsw, memory); err && err != ENOENT && err != EINVAL)
-      return fail(Errno(ErrorCode::kInternal, "write '" + memory + "' to", memsw, err));
-  }
+  // The file is absent without swap accounting, and v1 may refuse the value
+  // (EINVAL); either way the memory limit holds and only swap use is left to
+  // the host's bounds.
+  const std::string swap_value = unified_ ? "0" : memory;
+  if (int err = WriteRaw(no_swap, swap_value);
+      err && err != ENOENT && !(err == EINVAL && !unified_))
+    return fail(Errno(ErrorCode::kInternal, "write '" + swap_value + "' to", no_swap, err));
   return Ok();
 }
 
@@ -325,7 +340,8 @@ Status CgroupTree::AddProcess(const std::string& name, pid_t pid) const {
     const std::string procs = dir + "/cgroup.procs";
     if (int err = WriteRaw(procs, std::to_string(pid))) {
       if (err == ESRCH)
-        return MakeError(ErrorCode::kNotFound, "no process " + std::to_string(pid) + " to move to " + procs);
+        return MakeError(ErrorCode::kNotFound,
+                         "no process " + std::to_string(pid) + " to move to " + procs);
       return Errno(err == ENOENT ? ErrorCode::kNotFound : ErrorCode::kInternal,
                    "write " + std::to_string(pid) + " to", procs, err);
     }
@@ -342,19 +358,22 @@ Status CgroupTree::KillAll(const std::string& name, milliseconds timeout) const 
   if (auto s = ValidName("group", name); !s) return s;
   const auto deadline = Clock::now() + timeout;
   const std::string dir = ProcsDir(name);
-  const std::string freezer = freezer_root_.empty() ? "" : freezer_root_ + "/" + name + "/freezer.state";
+  const std::string freezer =
+      freezer_root_.empty() ? "" : freezer_root_ + "/" + name + "/freezer.state";
   for (;;) {
     auto pids = ReadPids(dir + "/cgroup.procs");
     if (!pids) return pids.error();
     if (pids->empty()) return Ok();
     if (Clock::now() >= deadline)
-      return MakeError(ErrorCode::kUnavailable, std::to_string(pids->size()) + " processes remain in " +
-                                                    dir + " after " + std::to_string(timeout.count()) + "ms of SIGKILL");
+      return MakeError(ErrorCode::kUnavailable,
+                       std::to_string(pids->size()) + " processes remain in " + dir + " after " +
+                           std::to_string(timeout.count()) + "ms of SIGKILL");
     if (unified_) {
       // cgroup.kill also catches children forked while it runs; kernels
       // before 5.14 lack it and get the signal loop.
       int err = WriteRaw(dir + "/cgroup.kill", "1");
-      if (err && err != ENOENT) return Errno(ErrorCode::kInternal, "write '1' to", dir + "/cgroup.kill", err);
+      if (err && err != ENOENT)
+        return Errno(ErrorCode::kInternal, "write '1' to", dir + "/cgroup.kill", err);
       if (err) SignalAll(*pids);
     } else if (!freezer.empty() && WriteRaw(freezer, "FROZEN") == 0) {
       // Frozen tasks cannot fork, so the pid list stays complete while we
@@ -378,8 +397,8 @@ Status CgroupTree::KillAll(const std::string& name, milliseconds timeout) const 
 Status CgroupTree::Remove(const std::string& name) const {
   if (auto s = ValidName("group", name); !s) return s;
   if (auto pids = Processes(name); pids && !pids->empty())
-    return MakeError(ErrorCode::kConflict, std::to_string(pids->size()) + " processes remain in " +
-                                               ProcsDir(name) + "; kill them first");
+    return MakeError(ErrorCode::kConflict, "cgroup " + ProcsDir(name) + " still has processes (" +
+                                               std::to_string(pids->size()) + "); kill them first");
   for (const auto& dir : DirsOf(name))
     if (auto s = RemoveDir(dir); !s) return s;
   return Ok();
@@ -389,7 +408,7 @@ std::vector<std::string> CgroupTree::List() const {
   std::vector<std::string> names;
   for (const auto& root : Roots()) {
     for (auto& n : fs::ListDir(root)) {
-      struct stat st{};
+      struct stat st {};
       if (::lstat((root + "/" + n).c_str(), &st) == 0 && S_ISDIR(st.st_mode) && !Has(names, n))
         names.push_back(std::move(n));
     }

@@ -30,9 +30,12 @@ namespace sbx::jail {
 // Create refuses (kInvalidArgument) a zero memory or pids limit and a weight
 // outside 1..10000.
 struct CgroupLimits {
-  std::uint64_t memory_bytes = 1ull << 30;  // hard limit, no swap beyond it; the OOM killer acts inside the group
-  std::int64_t pids = 256;                  // max tasks (threads count)
-  std::uint32_t cpu_weight = 100;           // relative share 1..10000 (v2 cpu.weight; v1 cpu.shares = weight*1024/100)
+  // Hard limit with no swap beyond it; the OOM killer acts inside the group.
+  std::uint64_t memory_bytes = 1ull << 30;
+  // Max tasks (threads count).
+  std::int64_t pids = 256;
+  // Relative share 1..10000 (v2 cpu.weight; v1 cpu.shares = weight*1024/100).
+  std::uint32_t cpu_weight = 100;
 };
 
 class CgroupTree {
@@ -66,6 +69,9 @@ class CgroupTree {
   // Removes the group's directories. A missing group is Ok; processes still
   // in it are kConflict.
   Status Remove(const std::string& name) const;
+  // Removes the parent group itself once it has no groups left (a clean
+  // shutdown with no live sandbox); kConflict while groups remain.
+  Status RemoveParent() const;
   // Names of the groups below the parent (for start-up recovery), sorted,
   // including groups left half-removed in some v1 hierarchies.
   std::vector<std::string> List() const;
@@ -84,11 +90,11 @@ class CgroupTree {
 
   bool unified_ = false;
   std::string parent_;
-  std::string unified_root_;   // v2: <mount>/<parent>
-  std::string memory_root_;    // v1: <memory mount>/<parent>
-  std::string pids_root_;      // v1
-  std::string cpu_root_;       // v1
-  std::string freezer_root_;   // v1, empty if no freezer
+  std::string unified_root_;  // v2: <mount>/<parent>
+  std::string memory_root_;   // v1: <memory mount>/<parent>
+  std::string pids_root_;     // v1
+  std::string cpu_root_;      // v1
+  std::string freezer_root_;  // v1, empty if no freezer
 };
 
 }  // namespace sbx::jail

@@ -9,11 +9,13 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <fstream>
 #include <functional>
 #include <map>
+#include <optional>
 #include <random>
 #include <sstream>
 #include <thread>
@@ -50,10 +52,18 @@ std::string Slurp(const std::string& path) {
   return text ? *text : "<" + text.error().message + ">";
 }
 
+// The error code, or nullopt for success (calling error() on it would abort
+// the run and skip the cleanup).
+template <class R>
+std::optional<ErrorCode> CodeOf(const R& result) {
+  if (result.ok()) return std::nullopt;
+  return result.error().code;
+}
+
 std::string Dirname(const std::string& path) { return path.substr(0, path.rfind('/')); }
 
 bool IsDir(const std::string& path) {
-  struct stat st{};
+  struct stat st {};
   return ::lstat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
 }
 
@@ -63,10 +73,10 @@ std::map<std::string, std::string> CgroupsOf(pid_t pid) {
   std::istringstream in(Slurp("/proc/" + std::to_string(pid) + "/cgroup"));
   for (std::string line; std::getline(in, line);) {
     auto a = line.find(':'), b = line.find(':', a + 1);
-    std::istringstream controllers(line.substr(a + 1, b - a - 1));
-    std::string c;
-    if (line.substr(a + 1, b - a - 1).empty()) out[""] = line.substr(b + 1);
-    while (std::getline(controllers, c, ',')) out[c] = line.substr(b + 1);
+    const std::string controllers = line.substr(a + 1, b - a - 1), path = line.substr(b + 1);
+    if (controllers.empty()) out[""] = path;
+    std::istringstream names(controllers);
+    for (std::string c; std::getline(names, c, ',');) out[c] = path;
   }
   return out;
 }
@@ -247,6 +257,22 @@ class CgroupTest : public ::testing::Test {
     for (const auto& dir : t.DirsOf(name)) EXPECT_EQ(Slurp(dir + "/cgroup.procs"), "") << dir;
   }
 
+  // Moves the child into the group and lets it run only once every
+  // hierarchy lists it, so that a broken AddProcess cannot set a fork loop
+  // loose on the host.
+  ::testing::AssertionResult Enter(const CgroupTree& t, const std::string& name, Child& child) {
+    if (child.pid() <= 0) return ::testing::AssertionFailure() << "fork failed";
+    if (auto s = t.AddProcess(name, child.pid()); !s)
+      return ::testing::AssertionFailure() << s.error().message;
+    for (const auto& dir : t.DirsOf(name)) {
+      std::string procs = Slurp(dir + "/cgroup.procs");
+      if (procs != std::to_string(child.pid()) + "\n")
+        return ::testing::AssertionFailure() << dir << "/cgroup.procs is '" << procs << "'";
+    }
+    child.Start();
+    return ::testing::AssertionSuccess();
+  }
+
   // Polls until the group holds at least `n` processes (10 s at most).
   bool WaitForProcesses(const CgroupTree& t, const std::string& name, std::size_t n) {
     for (int i = 0; i < 1000; ++i) {
@@ -264,8 +290,9 @@ TEST_F(CgroupTest, OpenPicksV1HereAndCreatesParents) {
   EXPECT_FALSE(tree().unified());
   const std::string base = "/sys/fs/cgroup/";
   const std::string tail = "/" + parent_ + "/g";
-  EXPECT_EQ(tree().DirsOf("g"), (std::vector<std::string>{base + "memory" + tail, base + "pids" + tail,
-                                                           base + "cpu" + tail, base + "freezer" + tail}));
+  EXPECT_EQ(tree().DirsOf("g"),
+            (std::vector<std::string>{base + "memory" + tail, base + "pids" + tail,
+                                      base + "cpu" + tail, base + "freezer" + tail}));
   for (const auto& dir : tree().DirsOf("g")) {
     EXPECT_TRUE(IsDir(Dirname(dir))) << dir;
     EXPECT_FALSE(fs::Exists(dir)) << dir;
@@ -279,7 +306,8 @@ TEST_F(CgroupTest, OpenPicksV1HereAndCreatesParents) {
 TEST_F(CgroupTest, CreateWritesExactLimits) {
   ASSERT_TRUE(tree().Create("g", {256 * kMiB, 37, 250}));
   EXPECT_EQ(Slurp(DirWith("g", "memory.limit_in_bytes") + "/memory.limit_in_bytes"), "268435456\n");
-  EXPECT_EQ(Slurp(DirWith("g", "memory.limit_in_bytes") + "/memory.memsw.limit_in_bytes"), "268435456\n");
+  EXPECT_EQ(Slurp(DirWith("g", "memory.limit_in_bytes") + "/memory.memsw.limit_in_bytes"),
+            "268435456\n");
   EXPECT_EQ(Slurp(DirWith("g", "pids.max") + "/pids.max"), "37\n");
   EXPECT_EQ(Slurp(DirWith("g", "cpu.shares") + "/cpu.shares"), "2560\n");
   for (const auto& dir : tree().DirsOf("g")) EXPECT_TRUE(IsDir(dir)) << dir;
@@ -299,19 +327,20 @@ TEST_F(CgroupTest, CreateWritesExactLimits) {
 
 TEST_F(CgroupTest, InvalidNamesAndLimitsAreRefusedAndCreateNothing) {
   const std::string top = Dirname(Dirname(tree().DirsOf("g")[0]));  // the memory mount
-  for (const std::string& bad : {std::string(), std::string("."), std::string(".."), std::string("a/b"),
-                                 std::string("a b"), std::string("x\n"), std::string("\xc3\xbc"),
-                                 std::string(101, 'x'), "../" + parent_ + "-esc"}) {
+  for (const std::string& bad :
+       {std::string(), std::string("."), std::string(".."), std::string("a/b"), std::string("a b"),
+        std::string("x\n"), std::string("\xc3\xbc"), std::string(101, 'x'),
+        "../" + parent_ + "-esc"}) {
     SCOPED_TRACE("name '" + bad + "'");
     auto created = tree().Create(bad, {});
     ASSERT_FALSE(created);
     EXPECT_EQ(created.error().code, ErrorCode::kInvalidArgument);
-    EXPECT_EQ(tree().AddProcess(bad, ::getpid()).error().code, ErrorCode::kInvalidArgument);
-    EXPECT_EQ(tree().Processes(bad).error().code, ErrorCode::kInvalidArgument);
-    EXPECT_EQ(tree().KillAll(bad, 1s).error().code, ErrorCode::kInvalidArgument);
-    EXPECT_EQ(tree().Remove(bad).error().code, ErrorCode::kInvalidArgument);
-    EXPECT_EQ(tree().MemoryUsage(bad).error().code, ErrorCode::kInvalidArgument);
-    EXPECT_EQ(tree().OomKills(bad).error().code, ErrorCode::kInvalidArgument);
+    EXPECT_EQ(CodeOf(tree().AddProcess(bad, ::getpid())), ErrorCode::kInvalidArgument);
+    EXPECT_EQ(CodeOf(tree().Processes(bad)), ErrorCode::kInvalidArgument);
+    EXPECT_EQ(CodeOf(tree().KillAll(bad, 1s)), ErrorCode::kInvalidArgument);
+    EXPECT_EQ(CodeOf(tree().Remove(bad)), ErrorCode::kInvalidArgument);
+    EXPECT_EQ(CodeOf(tree().MemoryUsage(bad)), ErrorCode::kInvalidArgument);
+    EXPECT_EQ(CodeOf(tree().OomKills(bad)), ErrorCode::kInvalidArgument);
     EXPECT_TRUE(tree().DirsOf(bad).empty());
     auto opened = CgroupTree::Open(bad);
     ASSERT_FALSE(opened);
@@ -319,9 +348,9 @@ TEST_F(CgroupTest, InvalidNamesAndLimitsAreRefusedAndCreateNothing) {
   }
   EXPECT_FALSE(fs::Exists(Dirname(top) + "/" + parent_ + "-esc"));
 
-  for (const CgroupLimits& bad : {CgroupLimits{0, 10, 100}, CgroupLimits{kMiB, 0, 100},
-                                  CgroupLimits{kMiB, -1, 100}, CgroupLimits{kMiB, 10, 0},
-                                  CgroupLimits{kMiB, 10, 10001}}) {
+  for (const CgroupLimits& bad :
+       {CgroupLimits{0, 10, 100}, CgroupLimits{kMiB, 0, 100}, CgroupLimits{kMiB, -1, 100},
+        CgroupLimits{kMiB, 10, 0}, CgroupLimits{kMiB, 10, 10001}}) {
     auto created = tree().Create("g", bad);
     ASSERT_FALSE(created);
     EXPECT_EQ(created.error().code, ErrorCode::kInvalidArgument);
@@ -356,7 +385,7 @@ TEST_F(CgroupTest, AddProcessMovesChildIntoEveryHierarchy) {
   auto no_group = tree().AddProcess("missing", child.pid());
   ASSERT_FALSE(no_group);
   EXPECT_EQ(no_group.error().code, ErrorCode::kNotFound) << no_group.error().message;
-  EXPECT_EQ(tree().AddProcess("g", 0).error().code, ErrorCode::kInvalidArgument);
+  EXPECT_EQ(CodeOf(tree().AddProcess("g", 0)), ErrorCode::kInvalidArgument);
 }
 
 TEST_F(CgroupTest, PidsMaxBoundsAForkBomb) {
@@ -375,9 +404,7 @@ TEST_F(CgroupTest, PidsMaxBoundsAForkBomb) {
     (void)!::write(report, result, sizeof result);
     SleepForever();
   });
-  ASSERT_GT(child.pid(), 0);
-  ASSERT_TRUE(tree().AddProcess("g", child.pid()));
-  child.Start();
+  ASSERT_TRUE(Enter(tree(), "g", child));
   int result[2] = {-1, -1};
   ASSERT_TRUE(child.Read(result, sizeof result));
   EXPECT_EQ(result[0], 19);  // the child itself is the 20th task
@@ -386,14 +413,13 @@ TEST_F(CgroupTest, PidsMaxBoundsAForkBomb) {
   auto pids = tree().Processes("g");
   ASSERT_TRUE(pids);
   EXPECT_EQ(pids->size(), 20u);
+  EXPECT_TRUE(std::is_sorted(pids->begin(), pids->end()));
 }
 
 TEST_F(CgroupTest, KillAllKillsATreeThatKeepsForking) {
   ASSERT_TRUE(tree().Create("g", {kMiB << 10, 64, 100}));
   Child child(ProcessTree);
-  ASSERT_GT(child.pid(), 0);
-  ASSERT_TRUE(tree().AddProcess("g", child.pid()));
-  child.Start();
+  ASSERT_TRUE(Enter(tree(), "g", child));
   char ready = 0;
   ASSERT_TRUE(child.Read(&ready, 1));
   ASSERT_TRUE(WaitForProcesses(tree(), "g", 4));  // child, sleeper, forker, a forked one
@@ -407,7 +433,7 @@ TEST_F(CgroupTest, KillAllKillsATreeThatKeepsForking) {
   EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL) << status;
 
   EXPECT_TRUE(tree().KillAll("g", 1s));  // nothing left is success
-  EXPECT_EQ(tree().KillAll("missing", 1s).error().code, ErrorCode::kNotFound);
+  EXPECT_EQ(CodeOf(tree().KillAll("missing", 1s)), ErrorCode::kNotFound);
 }
 
 TEST_F(CgroupTest, RemoveRefusesWhileProcessesRemainThenRemovesEveryDir) {
@@ -417,7 +443,8 @@ TEST_F(CgroupTest, RemoveRefusesWhileProcessesRemainThenRemovesEveryDir) {
 
   auto busy = tree().Remove("g");
   ASSERT_FALSE(busy);
-  EXPECT_EQ(busy.error().code, ErrorCode::kConflict) << busy.error().message;
+  EXPECT_EQ(busy.error().message,
+            "cgroup " + DirWith("g", "pids.max") + " still has processes (1); kill them first");
   for (const auto& dir : tree().DirsOf("g")) EXPECT_TRUE(IsDir(dir)) << dir;
 
   ASSERT_TRUE(tree().KillAll("g", 5s));
@@ -435,7 +462,7 @@ TEST_F(CgroupTest, ListShowsGroupsIncludingHalfRemovedOnes) {
 
   ASSERT_EQ(::rmdir(DirWith("b", "pids.max").c_str()), 0);  // as if a Remove was cut short
   EXPECT_EQ(tree().List(), (std::vector<std::string>{"a", "b", "c"}));
-  EXPECT_EQ(tree().Processes("b").error().code, ErrorCode::kNotFound);
+  EXPECT_EQ(CodeOf(tree().Processes("b")), ErrorCode::kNotFound);
   ASSERT_TRUE(tree().Remove("b"));
   for (const auto& dir : tree().DirsOf("b")) EXPECT_FALSE(fs::Exists(dir)) << dir;
   EXPECT_EQ(tree().List(), (std::vector<std::string>{"a", "c"}));
@@ -452,15 +479,14 @@ TEST_F(CgroupTest, MemoryUsageCountsWhatAChildTouches) {
     (void)!::write(report, "r", 1);
     SleepForever();
   });
-  ASSERT_TRUE(tree().AddProcess("g", child.pid()));
-  child.Start();
+  ASSERT_TRUE(Enter(tree(), "g", child));
   char ready = 0;
   ASSERT_TRUE(child.Read(&ready, 1));
   auto used = tree().MemoryUsage("g");
   ASSERT_TRUE(used) << used.error().message;
   EXPECT_GE(*used, 32 * kMiB);
   EXPECT_LT(*used, 48 * kMiB);
-  EXPECT_EQ(tree().MemoryUsage("missing").error().code, ErrorCode::kNotFound);
+  EXPECT_EQ(CodeOf(tree().MemoryUsage("missing")), ErrorCode::kNotFound);
 }
 
 TEST_F(CgroupTest, MemoryLimitOomKillsOnlyTheChild) {
@@ -470,8 +496,7 @@ TEST_F(CgroupTest, MemoryLimitOomKillsOnlyTheChild) {
   EXPECT_EQ(*none, 0u);
 
   Child child([](int) { Touch(64 * kMiB); });
-  ASSERT_TRUE(tree().AddProcess("g", child.pid()));
-  child.Start();
+  ASSERT_TRUE(Enter(tree(), "g", child));
   int status = child.Wait();
   ASSERT_NE(status, -1);
   EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL) << status;
@@ -479,7 +504,7 @@ TEST_F(CgroupTest, MemoryLimitOomKillsOnlyTheChild) {
   ASSERT_TRUE(kills) << kills.error().message;
   EXPECT_EQ(*kills, 1u);
   EXPECT_NE(CgroupsOf(::getpid())["memory"], "/" + parent_ + "/g");  // we were never at risk
-  EXPECT_EQ(tree().OomKills("missing").error().code, ErrorCode::kNotFound);
+  EXPECT_EQ(CodeOf(tree().OomKills("missing")), ErrorCode::kNotFound);
 }
 
 TEST_F(CgroupTest, UnifiedHierarchyMovesKillsAndRemoves) {
@@ -488,7 +513,8 @@ TEST_F(CgroupTest, UnifiedHierarchyMovesKillsAndRemoves) {
   trees_.push_back(CgroupTreeTestPeer::Unified(kUnifiedMount, parent_));
   const CgroupTree& v2 = trees_.back();
   ASSERT_EQ(::mkdir((std::string(kUnifiedMount) + "/" + parent_).c_str(), 0755), 0);
-  ASSERT_EQ(v2.DirsOf("g"), std::vector<std::string>{std::string(kUnifiedMount) + "/" + parent_ + "/g"});
+  ASSERT_EQ(v2.DirsOf("g"),
+            std::vector<std::string>{std::string(kUnifiedMount) + "/" + parent_ + "/g"});
   const std::string dir = v2.DirsOf("g")[0];
 
   // Without the memory controller there is no memory.max: Create must fail
@@ -501,13 +527,8 @@ TEST_F(CgroupTest, UnifiedHierarchyMovesKillsAndRemoves) {
 
   ASSERT_EQ(::mkdir(dir.c_str(), 0755), 0);
   Child child(ProcessTree);
-  ASSERT_GT(child.pid(), 0);
-  ASSERT_TRUE(v2.AddProcess("g", child.pid()));
+  ASSERT_TRUE(Enter(v2, "g", child));
   EXPECT_EQ(CgroupsOf(child.pid())[""], "/" + parent_ + "/g");
-  auto pids = v2.Processes("g");
-  ASSERT_TRUE(pids);
-  EXPECT_EQ(*pids, std::vector<pid_t>{child.pid()});
-  child.Start();
   char ready = 0;
   ASSERT_TRUE(child.Read(&ready, 1));
   ASSERT_TRUE(WaitForProcesses(v2, "g", 4));
@@ -530,30 +551,32 @@ TEST_F(CgroupTest, UnifiedHierarchyMovesKillsAndRemoves) {
 TEST_F(CgroupTest, OpenRefusesCgroup2WithoutControllers) {
   TempDir tmp;
   ASSERT_FALSE(tmp.path().empty());
-  const std::string mountinfo = tmp.Write(
-      "mountinfo", std::string("41 31 0:38 / ") + kUnifiedMount + " rw,relatime - cgroup2 cgroup2 rw\n");
+  const std::string mountinfo =
+      tmp.Write("mountinfo", std::string("41 31 0:38 / ") + kUnifiedMount +
+                                 " rw,relatime - cgroup2 cgroup2 rw\n");
   auto opened = CgroupTree::Open(parent_ + "-v2", mountinfo);
   ASSERT_FALSE(opened);
   EXPECT_EQ(opened.error().code, ErrorCode::kInternal);
-  EXPECT_EQ(opened.error().message, "no usable cgroup hierarchy in " + mountinfo + ": cgroup2 at " +
-                                        kUnifiedMount + " lacks memory, pids, cpu, no cgroup v1 mount of " +
-                                        "memory, pids, cpu");
+  EXPECT_EQ(opened.error().message,
+            "no usable cgroup hierarchy in " + mountinfo + ": cgroup2 at " + kUnifiedMount +
+                " lacks memory, pids, cpu, no cgroup v1 mount of " + "memory, pids, cpu");
   EXPECT_FALSE(fs::Exists(std::string(kUnifiedMount) + "/" + parent_ + "-v2"));
 }
 
 TEST_F(CgroupTest, OpenFailsClearlyWithoutCgroupMounts) {
   TempDir tmp;
   ASSERT_FALSE(tmp.path().empty());
-  const std::string mountinfo = tmp.Write(
-      "mountinfo",
-      "22 1 0:21 / /proc rw,nosuid,nodev,noexec,relatime shared:5 - proc proc rw\n"
-      "31 23 0:28 / /sys/fs/cgroup rw,relatime - tmpfs tmpfs rw,mode=755\n"
-      "32 31 0:29 / /sys/fs/cgroup/memory rw,relatime - tmpfs cgroup rw,memory\n");
+  const std::string mountinfo =
+      tmp.Write("mountinfo",
+                "22 1 0:21 / /proc rw,nosuid,nodev,noexec,relatime shared:5 - proc proc rw\n"
+                "31 23 0:28 / /sys/fs/cgroup rw,relatime - tmpfs tmpfs rw,mode=755\n"
+                "32 31 0:29 / /sys/fs/cgroup/memory rw,relatime - tmpfs cgroup rw,memory\n");
   auto opened = CgroupTree::Open(parent_, mountinfo);
   ASSERT_FALSE(opened);
   EXPECT_EQ(opened.error().code, ErrorCode::kInternal);
-  EXPECT_EQ(opened.error().message, "no usable cgroup hierarchy in " + mountinfo +
-                                        ": no cgroup2 mount, no cgroup v1 mount of memory, pids, cpu");
+  EXPECT_EQ(opened.error().message,
+            "no usable cgroup hierarchy in " + mountinfo +
+                ": no cgroup2 mount, no cgroup v1 mount of memory, pids, cpu");
 
   auto missing = CgroupTree::Open(parent_, tmp.path() + "/nothing");
   ASSERT_FALSE(missing);
@@ -566,11 +589,15 @@ TEST_F(CgroupTest, OpenReadsOtherHostLayouts) {
   TempDir tmp;
   ASSERT_FALSE(tmp.path().empty());
   const std::string t = tmp.path();
-  for (const char* d : {"cpu,cpuacct", "mp", "systemd", "v2"}) ASSERT_EQ(::mkdir((t + "/" + d).c_str(), 0755), 0);
-  const std::string v1 =
-      "35 31 0:40 / " + Escaped(t) + "/cpu,cpuacct rw,nosuid shared:9 - cgroup cgroup rw,cpu,cpuacct\n"
-      "36 31 0:41 / " + Escaped(t) + "/mp rw master:3 shared:10 - cgroup cgroup rw,memory,pids\n"
-      "37 31 0:42 / " + Escaped(t) + "/systemd rw - cgroup cgroup rw,xattr,name=systemd\n";
+  for (const char* d : {"cpu,cpuacct", "mp", "systemd", "v2"})
+    ASSERT_EQ(::mkdir((t + "/" + d).c_str(), 0755), 0);
+  const std::string v1 = "35 31 0:40 / " + Escaped(t) +
+                         "/cpu,cpuacct rw,nosuid shared:9 - cgroup cgroup rw,cpu,cpuacct\n"
+                         "36 31 0:41 / " +
+                         Escaped(t) +
+                         "/mp rw master:3 shared:10 - cgroup cgroup rw,memory,pids\n"
+                         "37 31 0:42 / " +
+                         Escaped(t) + "/systemd rw - cgroup cgroup rw,xattr,name=systemd\n";
   auto opened = CgroupTree::Open("p", tmp.Write("v1", v1));
   ASSERT_TRUE(opened) << opened.error().message;
   EXPECT_FALSE(opened->unified());
@@ -585,8 +612,9 @@ TEST_F(CgroupTest, OpenReadsOtherHostLayouts) {
   tmp.Write("v2/cgroup.subtree_control", "");
   ASSERT_EQ(::mkdir((t + "/v2/q").c_str(), 0755), 0);
   tmp.Write("v2/q/cgroup.subtree_control", "");
-  auto unified = CgroupTree::Open("q", tmp.Write("v2.mountinfo", v1 + "38 31 0:43 / " + Escaped(t) +
-                                                                    "/v2 rw - cgroup2 cgroup2 rw,nsdelegate\n"));
+  auto unified = CgroupTree::Open(
+      "q", tmp.Write("v2.mountinfo", v1 + "38 31 0:43 / " + Escaped(t) +
+                                         "/v2 rw - cgroup2 cgroup2 rw,nsdelegate\n"));
   ASSERT_TRUE(unified) << unified.error().message;
   EXPECT_TRUE(unified->unified());
   EXPECT_EQ(unified->DirsOf("g"), std::vector<std::string>{t + "/v2/q/g"});

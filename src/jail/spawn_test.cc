@@ -50,6 +50,7 @@ class SpawnTest : public ::testing::Test {
       for (const auto& name : tree_->List()) EXPECT_TRUE(DestroyJail(*tree_, name));
       while (::waitpid(-1, nullptr, WNOHANG) > 0) {
       }
+      EXPECT_TRUE(tree_->RemoveParent());
     }
     if (listen_fd_ >= 0) ::close(listen_fd_);
     EXPECT_TRUE(fs::RemoveTree(dir_));

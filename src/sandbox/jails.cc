@@ -54,6 +54,9 @@ Jails::~Jails() {
     (void)::write(wake_fd_, &one, sizeof one);
   }
   if (watcher_.joinable()) watcher_.join();
+  // Nothing of this instance is left in the cgroup tree unless sandboxes
+  // live on (they are re-attached at the next start).
+  if (cgroups_ && cgroups_->List().empty()) log::IfFailed(cgroups_->RemoveParent(), "removing the parent cgroup");
   if (epoll_fd_ >= 0) ::close(epoll_fd_);
   if (wake_fd_ >= 0) ::close(wake_fd_);
 }
