@@ -16,18 +16,6 @@ Error SysError(const std::string& what) {
 
 }  // namespace
 
-OwnedFd& OwnedFd::operator=(OwnedFd&& o) noexcept {
-  if (this != &o) {
-    if (fd_ >= 0) ::close(fd_);
-    fd_ = o.release();
-  }
-  return *this;
-}
-
-OwnedFd::~OwnedFd() {
-  if (fd_ >= 0) ::close(fd_);
-}
-
 Channel::Channel(int fd) : fd_(fd) {}
 
 Channel::~Channel() {

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "core/json.h"
+#include "core/unique_fd.h"
 #include "core/result.h"
 
 namespace sbx::agent {
@@ -26,20 +27,7 @@ inline constexpr std::uint32_t kMaxFrameBytes = 64u << 20;
 inline constexpr std::size_t kMaxFdsPerFrame = 8;
 
 // A descriptor received with a message; closed unless released.
-class OwnedFd {
- public:
-  explicit OwnedFd(int fd = -1) : fd_(fd) {}
-  OwnedFd(OwnedFd&& o) noexcept : fd_(o.release()) {}
-  OwnedFd& operator=(OwnedFd&& o) noexcept;
-  OwnedFd(const OwnedFd&) = delete;
-  OwnedFd& operator=(const OwnedFd&) = delete;
-  ~OwnedFd();
-  int get() const { return fd_; }
-  int release() { int f = fd_; fd_ = -1; return f; }
-
- private:
-  int fd_;
-};
+using OwnedFd = sbx::UniqueFd;
 
 struct Message {
   Json body;

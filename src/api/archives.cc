@@ -21,13 +21,6 @@ Task<bool> RegionOk(http::Exchange& ex) {
   co_return false;
 }
 
-Json UrlView(const char* field, const sandbox::SignedObjectUrl& url) {
-  Json out;
-  out[field] = url.url;
-  out["expires_in_minutes"] = url.expires_in_minutes;
-  return out;
-}
-
 Task<void> UploadUrl(ApiContext& ctx, http::Exchange& ex, const Principal& who) {
   if (!co_await RegionOk(ex)) co_return;
   auto url = ctx.manager.CreateUploadUrl(who.owner, ex.param("id"));
@@ -35,7 +28,7 @@ Task<void> UploadUrl(ApiContext& ctx, http::Exchange& ex, const Principal& who) 
     co_await ex.Send(ErrorResponse(url.error()));
     co_return;
   }
-  co_await SendJson(ex, 200, UrlView("upload_url", *url));
+  co_await SendJson(ex, 200, SignedUrlView("upload_url", *url));
 }
 
 Task<void> Initialize(ApiContext& ctx, http::Exchange& ex, const Principal& who) {
@@ -59,7 +52,7 @@ Task<void> Dump(ApiContext& ctx, http::Exchange& ex, const Principal& who) {
   };
   auto url = co_await RunSandboxOp(ctx, ex, who, dump);
   if (!url) co_return;
-  co_await SendJson(ex, 200, UrlView("download_url", *url));
+  co_await SendJson(ex, 200, SignedUrlView("download_url", *url));
 }
 
 // Checks a signed object URL; on failure it has answered (403 / 404).

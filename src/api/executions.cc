@@ -44,13 +44,6 @@ Task<std::optional<std::string>> QueryExecutionName(http::Exchange& ex, Validati
   co_return name;
 }
 
-Json UrlView(const char* field, const sandbox::SignedObjectUrl& url) {
-  Json out;
-  out[field] = url.url;
-  out["expires_in_minutes"] = url.expires_in_minutes;
-  return out;
-}
-
 template <class Op>
 Task<void> RunNamedOp(ApiContext& ctx, http::Exchange& ex, const Principal& who, const char* url_field, Op op) {
   auto name = co_await ReadExecutionName(ctx, ex);
@@ -62,7 +55,7 @@ Task<void> RunNamedOp(ApiContext& ctx, http::Exchange& ex, const Principal& who,
     co_await ex.Send(ErrorResponse(url.error()));
     co_return;
   }
-  co_await SendJson(ex, 200, UrlView(url_field, *url));
+  co_await SendJson(ex, 200, SignedUrlView(url_field, *url));
 }
 
 Task<void> UploadUrl(ApiContext& ctx, http::Exchange& ex, const Principal& who) {

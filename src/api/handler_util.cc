@@ -19,6 +19,13 @@ http::Handler WithAuth(ApiContext& context, AuthedHandler handler, bool admin_on
   };
 }
 
+Json SignedUrlView(const char* field, const sandbox::SignedObjectUrl& url) {
+  Json out;
+  out[field] = url.url;
+  out["expires_in_minutes"] = url.expires_in_minutes;
+  return out;
+}
+
 Json SandboxStatusView(const std::string& id, const std::string& message) {
   Json out;
   out["sandbox_id"] = id;

@@ -53,6 +53,10 @@ Task<std::optional<typename ResultValue<R>::type>> RunSandboxOp(ApiContext& cont
                                                                 http::Exchange& ex,
                                                                 const Principal& who, Op op);
 
+// {<field>: url, "expires_in_minutes": n}: the answer of every endpoint that
+// hands out a signed object URL.
+Json SignedUrlView(const char* field, const sandbox::SignedObjectUrl& url);
+
 // {"sandbox_id", "status", "message"}: the answer of initialize and reset.
 Json SandboxStatusView(const std::string& id, const std::string& message);
 

@@ -1,5 +1,7 @@
 #include "core/fs.h"
 
+#include "core/unique_fd.h"
+
 #include <dirent.h>
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -16,18 +18,7 @@ Error Errno(const std::string& what, const std::string& path, int err = errno) {
   return MakeError(ErrorCode::kInternal, what + " " + path + ": " + std::strerror(err));
 }
 
-class Fd {
- public:
-  explicit Fd(int fd = -1) : fd_(fd) {}
-  ~Fd() { if (fd_ >= 0) ::close(fd_); }
-  Fd(const Fd&) = delete;
-  Fd& operator=(const Fd&) = delete;
-  int get() const { return fd_; }
-  int release() { int f = fd_; fd_ = -1; return f; }
-
- private:
-  int fd_;
-};
+using Fd = UniqueFd;
 
 // Names in a directory, excluding . and ..; consumes nothing of `dirfd`.
 Result<std::vector<std::string>> ListNames(int dirfd, const std::string& shown) {

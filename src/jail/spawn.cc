@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "core/log.h"
+#include "core/unique_fd.h"
 #include "jail/enter.h"
 #include "jail/namespaces.h"
 
@@ -77,24 +78,13 @@ Result<std::string> Receive(int fd, std::chrono::steady_clock::time_point deadli
   return msg;
 }
 
-class Fd {
- public:
-  explicit Fd(int fd = -1) : fd_(fd) {}
-  ~Fd() { if (fd_ >= 0) ::close(fd_); }
-  Fd(const Fd&) = delete;
-  Fd& operator=(const Fd&) = delete;
-  int get() const { return fd_; }
-  int release() { int f = fd_; fd_ = -1; return f; }
-  void reset(int fd) { if (fd_ >= 0) ::close(fd_); fd_ = fd; }
- private:
-  int fd_;
-};
+using Fd = UniqueFd;
 
 Result<Fd*> OpenHandles(pid_t pid, Fd& root, Fd& mntns) {
   std::string proc = "/proc/" + std::to_string(pid);
-  root.reset(::open((proc + "/root").c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC));
+  root.Reset(::open((proc + "/root").c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC));
   if (root.get() < 0) return SysError("open " + proc + "/root");
-  mntns.reset(::open((proc + "/ns/mnt").c_str(), O_RDONLY | O_CLOEXEC));
+  mntns.Reset(::open((proc + "/ns/mnt").c_str(), O_RDONLY | O_CLOEXEC));
   if (mntns.get() < 0) return SysError("open " + proc + "/ns/mnt");
   return &root;
 }
@@ -185,7 +175,7 @@ Result<JailProcess> SpawnJail(const CgroupTree& cgroups, const SpawnRequest& req
     Abandon(cgroups, request.cgroup_name, -1, -1);
     return e;
   }
-  theirs.reset(-1);
+  theirs.Reset(-1);
   if (auto s = StartInCgroup(cgroups, request, pid, ours.get()); !s) {
     Abandon(cgroups, request.cgroup_name, pid, pidfd);
     if (pidfd >= 0) ::close(pidfd);
@@ -197,7 +187,7 @@ Result<JailProcess> SpawnJail(const CgroupTree& cgroups, const SpawnRequest& req
     ::close(pidfd);
     return h.error();
   }
-  return JailProcess(pid, pidfd, root.release(), mntns.release());
+  return JailProcess(pid, pidfd, root.Release(), mntns.Release());
 }
 
 Result<JailProcess> AttachJail(const CgroupTree& cgroups, const std::string& cgroup_name) {
@@ -222,7 +212,7 @@ Result<JailProcess> AttachJail(const CgroupTree& cgroups, const std::string& cgr
     // Still the same process, and still in the group (pids can be reused).
     auto again = cgroups.Processes(cgroup_name);
     if (!again || std::find(again->begin(), again->end(), pid) == again->end()) continue;
-    JailProcess jail(pid, pidfd.release(), root.release(), mntns.release());
+    JailProcess jail(pid, pidfd.Release(), root.Release(), mntns.Release());
     if (jail.Alive()) return jail;
   }
   return MakeError(ErrorCode::kNotFound, "jail: no running agent in group " + cgroup_name);
