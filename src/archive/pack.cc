@@ -300,7 +300,8 @@ Result<PackStats> PackDirectoryBeneath(int base_fd, const std::string& rel_dir,
   how.resolve = RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS;
   UniqueFd root(static_cast<int>(::syscall(SYS_openat2, base_fd, rel_dir.c_str(), &how, sizeof how)));
   if (!root.valid()) {
-    if (errno == ENOENT) return MakeError(ErrorCode::kNotFound, rel_dir + " does not exist");
+    if (errno == ENOENT || errno == ENOTDIR || errno == ELOOP || errno == EXDEV)
+      return MakeError(ErrorCode::kNotFound, rel_dir + " does not exist");
     return SysError("opening", rel_dir);
   }
   return PackOpenDirectory(root.get(), out_path, {});

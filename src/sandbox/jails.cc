@@ -1,6 +1,7 @@
 #include "sandbox/jails.h"
 
 #include <fcntl.h>
+#include <poll.h>
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
 #include <sys/wait.h>
@@ -142,7 +143,13 @@ Status Jails::Stop(const std::string& id) {
   }
   Status s = jail::DestroyJail(*cgroups_, id);
   if (entry) {
-    // Our child (unless it survived a restart of ours): reap it.
+    // Our child (unless it survived a restart of ours): reap it. The agent
+    // leaves its cgroup before it can be reaped, so wait for its pidfd
+    // (readable once it has exited) first.
+    if (s) {
+      struct pollfd pfd{entry->process.pidfd(), POLLIN, 0};
+      ::poll(&pfd, 1, 10'000);
+    }
     ::waitid(P_PIDFD, static_cast<id_t>(entry->process.pidfd()), nullptr, WEXITED | WNOHANG);
     ::waitpid(entry->process.pid(), nullptr, WNOHANG);
   }

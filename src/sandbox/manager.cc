@@ -68,6 +68,11 @@ void Manager::DiscardPrepared(const std::string& id) {
 }
 
 void Manager::OnAgentDeath(const std::string& id) {
+  // Serialised with the operations that revive a jail: a report that comes
+  // late must not mark a sandbox whose new jail already runs.
+  auto mu = LockFor(id);
+  std::lock_guard lock(*mu);
+  if (jails_.Running(id)) return;
   auto found = store_.GetSandbox(id);
   if (!found || !*found || (*found)->state != store::SandboxState::kActive) return;
   log::IfFailed(store_.SetStatus(id, "error", clock_.Now()), "marking a sandbox failed");
@@ -157,8 +162,12 @@ Result<std::vector<std::string>> Manager::Recover() {
   for (const auto& id : *ids) {
     if (to_finish.count(id)) continue;
     Workspace ws = WorkspaceOf(id);
-    if (!fs::Exists(ws.root()) && ::mkdir(ws.root().c_str(), 0700) != 0)
-      return MakeError(ErrorCode::kInternal, "cannot recreate " + ws.root());
+    if (!fs::Exists(ws.root())) {
+      // Its files are gone: it starts over, empty, in a jail of its own.
+      spdlog::warn("recover: the directory of sandbox {} is missing; recreating it empty", id);
+      log::IfFailed(jails_.Stop(id), "stopping a jail whose files are gone");
+      if (auto s = ws.Create(jails_.AllocateUid()); !s) return s.error();
+    }
     if (auto s = ws.Repair(); !s) return s.error();
     // Archive files whose record never made it into the store are garbage.
     auto archives = store_.ListArchives(id);
@@ -201,7 +210,12 @@ Result<store::SandboxRecord> Manager::Acquire(const std::string& owner,
                                               const AcquireRequest& request) {
   UnixMicros now = clock_.Now();
   // A prepared jail from the pool, or one started now if the pool is empty.
-  std::optional<std::string> prepared = pool_ ? pool_->Take() : std::nullopt;
+  std::optional<std::string> prepared;
+  while (pool_ && (prepared = pool_->Take())) {
+    if (jails_.Running(*prepared)) break;
+    DiscardPrepared(*prepared);  // its agent died while it waited in the pool
+    prepared.reset();
+  }
   if (!prepared) {
     auto made = PrepareSandbox();
     if (!made) return made.error();

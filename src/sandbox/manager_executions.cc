@@ -155,6 +155,7 @@ Status Manager::Execute(const std::string& owner, const std::string& id, const s
     return MakeError(ErrorCode::kInternal, "cannot place the execution directory");
   }
   std::string log_path = ws.logs_dir() + "/" + name + ".log";
+  ::unlink((ws.logs_dir() + "/" + name + ".status").c_str());
   int log_fd = ::open(log_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_NOFOLLOW | O_CLOEXEC, 0600);
   if (log_fd < 0) return MakeError(ErrorCode::kInternal, "cannot create the execution log");
   Json params = {{"name", name}, {"cwd", "/exec/" + name}, {"env", env}, {"steps", steps}};
@@ -165,11 +166,20 @@ Status Manager::Execute(const std::string& owner, const std::string& id, const s
 }
 
 Result<std::string> Manager::ExecutionState(const std::string& id, const std::string& name) {
+  const std::string base = WorkspaceOf(id).logs_dir() + "/" + name;
   auto state = jails_.Call(id, "exec.status", {{"name", name}});
-  if (state) return state->value("status", "failed");
-  if (state.error().code == ErrorCode::kNotFound || !fs::Exists(WorkspaceOf(id).logs_dir() + "/" + name + ".log"))
-    return NoExecution(id, name);
-  // Known, but its agent is gone (it died, or was replaced): it did not finish.
+  if (state) {
+    std::string status = state->value("status", "failed");
+    // A finished execution's outcome is kept beside its log, so it outlives
+    // the agent that ran it (an agent replaced after a death starts empty).
+    if ((status == "completed" || status == "failed") && !fs::Exists(base + ".status"))
+      log::IfFailed(fs::WriteFileAtomic(base + ".status", status, 0600), "recording an execution's outcome");
+    return status;
+  }
+  if (!fs::Exists(base + ".log")) return NoExecution(id, name);
+  if (auto recorded = fs::ReadFile(base + ".status", 64); recorded && (*recorded == "completed" || *recorded == "failed"))
+    return *recorded;
+  // Known, but its agent is gone before it finished (it died, or was replaced).
   return std::string("failed");
 }
 

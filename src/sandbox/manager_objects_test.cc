@@ -1,10 +1,12 @@
-// Manager: signed object URLs, uploads, initialize / reset / dump, object
-// expiry and start-up recovery.
+// Manager: signed object URLs, uploads, initialize / reset / dump (on the
+// overlay layers of a running jail), object expiry and start-up recovery.
 #include <gtest/gtest.h>
+#include <signal.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <fstream>
 #include <string>
 #include <vector>
 
@@ -22,31 +24,56 @@ using testing::ObjectUrl;
 using testing::ParseObjectUrl;
 using testing::ReadAll;
 using testing::TarWriter;
+using testing::TopLevel;
 using testing::WriteFile;
 using Tree = std::vector<std::string>;
 
 constexpr std::int64_t kStartSeconds = kStart / 1'000'000;
 
+const Tree kLayout = {"d dumps",  "d exec",    "d executions",  "d layers",     "d root",
+                      "d tmp",    "d uploads", "f agent.log",   "f layers.json", "o agent.sock"};
+
+// True while `pid` runs (exists and is not a zombie).
+bool Runs(pid_t pid) {
+  std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
+  std::string line;
+  if (!std::getline(stat, line)) return false;
+  std::size_t paren = line.rfind(')');
+  return paren != std::string::npos && paren + 2 < line.size() && line[paren + 2] != 'Z';
+}
+
+bool WaitUntilStopped(pid_t pid) {
+  for (int i = 0; i < 500; ++i) {
+    if (!Runs(pid)) return true;
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  return false;
+}
+
 class ManagerObjectsTest : public testing::ManagerTest {
  protected:
   void SetUp() override {
-    testing::ManagerTest::SetUp();
+    ASSERT_NO_FATAL_FAILURE(testing::ManagerTest::SetUp());
     sb_ = Acquire("alice");
-    work_ = SandboxDir(sb_.id) + "/work";
-    base_ = SandboxDir(sb_.id) + "/base";
+    root_ = SandboxDir(sb_.id);
   }
 
   Status Verify(const std::string& method, const ObjectUrl& u) {
     return manager_->VerifyObjectUrl(method, u.sandbox_id, u.object_id, u.expires, u.signature);
   }
   void ExpectError(const Status& s, ErrorCode code, const std::string& message) {
-    ASSERT_FALSE(s.ok());
-    EXPECT_EQ(s.error().code, code);
-    EXPECT_EQ(s.error().message, message);
+    testing::ExpectError(s, code, message);
+  }
+  std::string Data() { return DataTree(sb_.id); }
+  // Sorted names of `state`'s layers.
+  static Tree NamesOf(const LayerState& state) {
+    Tree t = {state.lower, state.upper, state.work};
+    std::sort(t.begin(), t.end());
+    return t;
   }
 
   store::SandboxRecord sb_;
-  std::string work_, base_;
+  std::string root_;
 };
 
 TEST_F(ManagerObjectsTest, UploadUrlIsSignedForPutAndExpiresWithTheConfiguredLifetime) {
@@ -149,11 +176,8 @@ TEST_F(ManagerObjectsTest, AbortAndCommitAfterReleaseDiscardThePart) {
 }
 
 TEST_F(ManagerObjectsTest, CommitOfAnUploadWhoseRecordExpiredLeavesNoFile) {
-  // BUG (src/sandbox/manager.cc:269-273, CommitUpload): the part file is renamed to
-  // uploads/<object>.tar.gz before CompleteArchive; when the pending record
-  // is gone (its URL expired mid-upload and CollectExpiredObjects deleted it)
-  // CompleteArchive fails with kNotFound and the renamed file stays on disk
-  // with no record (until the next Recover), up to max_upload_bytes each.
+  // The pending record is gone (its URL expired mid-upload and
+  // CollectExpiredObjects deleted it): the renamed file must not stay behind.
   auto url = manager_->CreateUploadUrl("alice", sb_.id);
   ASSERT_TRUE(url.ok());
   std::string object = ParseObjectUrl(url->url).object_id;
@@ -169,22 +193,27 @@ TEST_F(ManagerObjectsTest, CommitOfAnUploadWhoseRecordExpiredLeavesNoFile) {
 }
 
 TEST_F(ManagerObjectsTest, InitializeWithoutAnUploadIsRefusedAndChangesNothing) {
-  WriteFile(work_ + "/marker", "agent work");
+  EXPECT_EQ(RunIn(sb_.id, "echo agent work > /data/marker; echo ok"), "ok\n");
+  std::string layers = LayersJson(sb_.id);
   auto r = manager_->Initialize("alice", sb_.id);
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.error().code, ErrorCode::kInvalidArgument);
   EXPECT_EQ(r.error().message, "No archive has been uploaded to local sandbox " + sb_.id +
                                    ": get a URL from POST /local-sandbox/" + sb_.id +
                                    "/upload-url, PUT the tar.gz to it, then call initialize");
-  EXPECT_EQ(ListTree(work_), Tree{"f marker"});
+  EXPECT_EQ(Data(), "./marker\n");
   // A pending (never completed) upload does not count either.
   ASSERT_TRUE(manager_->CreateUploadUrl("alice", sb_.id).ok());
-  EXPECT_EQ(manager_->Initialize("alice", sb_.id).error().code, ErrorCode::kInvalidArgument);
-  EXPECT_EQ(manager_->Initialize("bob", sb_.id).error().code, ErrorCode::kNotFound);
+  testing::ExpectCode(manager_->Initialize("alice", sb_.id), ErrorCode::kInvalidArgument);
+  testing::ExpectCode(manager_->Initialize("bob", sb_.id), ErrorCode::kNotFound);
+  EXPECT_EQ(LayersJson(sb_.id), layers);
+  EXPECT_EQ(Data(), "./marker\n");
 }
 
-TEST_F(ManagerObjectsTest, InitializeReplacesWorkAndBaseWithTheLatestUpload) {
-  WriteFile(work_ + "/marker", "agent work");
+TEST_F(ManagerObjectsTest, InitializeMakesDataExactlyTheLatestUpload) {
+  EXPECT_EQ(RunIn(sb_.id, "echo agent work > /data/marker; echo ok"), "ok\n");
+  LayerState before = Layers(sb_.id);
+  pid_t agent = AgentPid(sb_.id);
   Upload("alice", sb_.id, [](TarWriter& w) { w.File("stale", "old upload"); });
   Upload("alice", sb_.id, [](TarWriter& w) {
     w.Dir("./").File("./README.md", "hello\n").Dir("src").File("src/main.py", "print(1)\n", 0755);
@@ -194,11 +223,29 @@ TEST_F(ManagerObjectsTest, InitializeReplacesWorkAndBaseWithTheLatestUpload) {
   ASSERT_TRUE(r.ok()) << r.error().message;
   EXPECT_EQ(r->entries, 3u);
   EXPECT_EQ(r->bytes, 15u);
-  const Tree expected = {"d src", "f README.md", "f src/main.py"};
-  EXPECT_EQ(ListTree(work_), expected);
-  EXPECT_EQ(ListTree(base_), expected);
-  EXPECT_EQ(ReadAll(work_ + "/src/main.py"), "print(1)\n");
-  EXPECT_EQ(ListTree(SandboxDir(sb_.id) + "/tmp"), Tree{});
+
+  // What the sandbox sees: exactly the archive (the marker is gone).
+  EXPECT_EQ(Data(), "./README.md\n./src\n./src/main.py\n");
+  EXPECT_EQ(RunIn(sb_.id, "cat /data/src/main.py; stat -c '%a %u' /data/src/main.py /data/README.md"),
+            "print(1)\n755 0\n644 0\n");
+  EXPECT_EQ(DumpMembers("alice", sb_.id), (Tree{"d ./", "f ./README.md", "d ./src/", "f ./src/main.py"}));
+  // The same jail, switched to new layers: a new lower holding the tree
+  // (owned by the sandbox's uid), a fresh upper; the old layers are gone.
+  EXPECT_EQ(AgentPid(sb_.id), agent);
+  LayerState after = Layers(sb_.id);
+  EXPECT_FALSE(after.pending);
+  EXPECT_EQ(after.uid, before.uid);
+  EXPECT_NE(after.lower, before.lower);
+  EXPECT_NE(after.upper, before.upper);
+  EXPECT_NE(after.work, before.work);
+  EXPECT_EQ(after.lower.rfind("base-", 0), 0u);
+  EXPECT_EQ(LayerNames(sb_.id), NamesOf(after));
+  EXPECT_EQ(ListTree(LayerDir(sb_.id, after.lower)), (Tree{"d src", "f README.md", "f src/main.py"}));
+  EXPECT_EQ(ListTree(LayerDir(sb_.id, after.upper)), Tree{});
+  struct stat st {};
+  ASSERT_EQ(::stat((LayerDir(sb_.id, after.lower) + "/src/main.py").c_str(), &st), 0);
+  EXPECT_EQ(st.st_uid, after.uid);
+  EXPECT_EQ(ListTree(root_ + "/tmp"), Tree{});
   // The status was re-stamped at the initialize time.
   auto got = manager_->Get("alice", sb_.id);
   ASSERT_TRUE(got.ok());
@@ -206,78 +253,133 @@ TEST_F(ManagerObjectsTest, InitializeReplacesWorkAndBaseWithTheLatestUpload) {
   EXPECT_EQ(got->servers[0].updated_at, kStart + 5'000'000);
 }
 
-TEST_F(ManagerObjectsTest, HostileArchiveIsRefusedAndWorkSurvives) {
-  Upload("alice", sb_.id, [](TarWriter& w) { w.File("good", "fine"); });
-  ASSERT_TRUE(manager_->Initialize("alice", sb_.id).ok());
-  WriteFile(work_ + "/marker", "agent work");
+TEST_F(ManagerObjectsTest, WritesAfterInitializeGoToTheUpperLayer) {
+  Initialize("alice", sb_.id, [](TarWriter& w) { w.File("a.txt", "A\n").File("b.txt", "B\n"); });
+  LayerState layers = Layers(sb_.id);
+  EXPECT_EQ(RunIn(sb_.id, "echo new > /data/new.txt; echo more >> /data/a.txt; rm /data/b.txt; cat /data/a.txt"),
+            "A\nmore\n");
+  std::string lower = LayerDir(sb_.id, layers.lower);
+  std::string upper = LayerDir(sb_.id, layers.upper);
+  EXPECT_EQ(ListTree(lower), (Tree{"f a.txt", "f b.txt"}));
+  EXPECT_EQ(ReadAll(lower + "/a.txt"), "A\n");
+  EXPECT_EQ(ReadAll(lower + "/b.txt"), "B\n");
+  // The deletion is a whiteout (a character device) in the upper layer.
+  EXPECT_EQ(ListTree(upper), (Tree{"f a.txt", "f new.txt", "o b.txt"}));
+  EXPECT_EQ(ReadAll(upper + "/a.txt"), "A\nmore\n");
+  EXPECT_EQ(ReadAll(upper + "/new.txt"), "new\n");
+  struct stat st {};
+  ASSERT_EQ(::stat((upper + "/new.txt").c_str(), &st), 0);
+  EXPECT_EQ(st.st_uid, layers.uid);
+  EXPECT_EQ(Data(), "./a.txt\n./new.txt\n");
+}
+
+TEST_F(ManagerObjectsTest, HostileArchiveIsRefusedAndDataSurvives) {
+  Initialize("alice", sb_.id, [](TarWriter& w) { w.File("good", "fine"); });
+  EXPECT_EQ(RunIn(sb_.id, "echo agent work > /data/marker; echo ok"), "ok\n");
+  std::string layers = LayersJson(sb_.id);
+  Tree names = LayerNames(sb_.id);
   Upload("alice", sb_.id, [](TarWriter& w) { w.File("a", "a").File("../x", "evil"); });
   auto r = manager_->Initialize("alice", sb_.id);
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.error().code, ErrorCode::kInvalidArgument);
   EXPECT_EQ(r.error().message, "archive entry \"../x\" escapes the workspace (\"..\")");
-  EXPECT_EQ(ListTree(work_), (Tree{"f good", "f marker"}));
-  EXPECT_EQ(ReadAll(work_ + "/marker"), "agent work");
-  EXPECT_EQ(ListTree(base_), Tree{"f good"});
-  EXPECT_EQ(ListTree(SandboxDir(sb_.id) + "/tmp"), Tree{});
-  EXPECT_FALSE(fs::Exists(SandboxDir(sb_.id) + "/x"));
+  EXPECT_EQ(LayersJson(sb_.id), layers);
+  EXPECT_EQ(LayerNames(sb_.id), names);
+  EXPECT_EQ(Data(), "./good\n./marker\n");
+  EXPECT_EQ(RunIn(sb_.id, "cat /data/marker"), "agent work\n");
+  EXPECT_EQ(ListTree(root_ + "/tmp"), Tree{});
+  EXPECT_FALSE(fs::Exists(root_ + "/x"));
+  EXPECT_FALSE(fs::Exists(root_ + "/layers/x"));
+  EXPECT_EQ(StoredStatus(sb_.id), "occupied");
 }
 
-TEST_F(ManagerObjectsTest, ResetRestoresTheInitializedTree) {
-  Upload("alice", sb_.id, [](TarWriter& w) { w.File("a.txt", "A").Dir("d").File("d/b.txt", "B"); });
-  ASSERT_TRUE(manager_->Initialize("alice", sb_.id).ok());
-  WriteFile(work_ + "/a.txt", "modified");
-  WriteFile(work_ + "/new.txt", "new");
-  ASSERT_EQ(::unlink((work_ + "/d/b.txt").c_str()), 0);
+TEST_F(ManagerObjectsTest, ResetDiscardsTheChangesAndKeepsTheInitializedTree) {
+  Initialize("alice", sb_.id, [](TarWriter& w) { w.File("a.txt", "A").Dir("d").File("d/b.txt", "B"); });
+  LayerState before = Layers(sb_.id);
+  pid_t agent = AgentPid(sb_.id);
+  EXPECT_EQ(RunIn(sb_.id, "echo modified > /data/a.txt; echo new > /data/new.txt; rm /data/d/b.txt; echo ok"),
+            "ok\n");
+  EXPECT_EQ(Data(), "./a.txt\n./d\n./new.txt\n");
   clock_.AdvanceSeconds(9);
   ASSERT_TRUE(manager_->Reset("alice", sb_.id).ok());
-  EXPECT_EQ(ListTree(work_), (Tree{"d d", "f a.txt", "f d/b.txt"}));
-  EXPECT_EQ(ReadAll(work_ + "/a.txt"), "A");
+  EXPECT_EQ(Data(), "./a.txt\n./d\n./d/b.txt\n");
+  EXPECT_EQ(RunIn(sb_.id, "cat /data/a.txt /data/d/b.txt"), "AB");
+  // Same jail and lower layer; fresh upper and work; the old ones collected.
+  EXPECT_EQ(AgentPid(sb_.id), agent);
+  LayerState after = Layers(sb_.id);
+  EXPECT_EQ(after.lower, before.lower);
+  EXPECT_NE(after.upper, before.upper);
+  EXPECT_NE(after.work, before.work);
+  EXPECT_FALSE(after.pending);
+  EXPECT_EQ(LayerNames(sb_.id), NamesOf(after));
+  EXPECT_EQ(ListTree(LayerDir(sb_.id, after.upper)), Tree{});
   EXPECT_EQ(manager_->Get("alice", sb_.id)->servers[0].updated_at, kStart + 9'000'000);
   Status other = manager_->Reset("bob", sb_.id);
   ASSERT_FALSE(other.ok());
   EXPECT_EQ(other.error().code, ErrorCode::kNotFound);
+  // Resetting twice is the same as once.
+  ASSERT_TRUE(manager_->Reset("alice", sb_.id).ok());
+  EXPECT_EQ(Data(), "./a.txt\n./d\n./d/b.txt\n");
 }
 
-TEST_F(ManagerObjectsTest, DumpPacksWorkWithExactMembersAndSignsAGetUrl) {
-  WriteFile(work_ + "/b.txt", "bee");
-  ASSERT_EQ(::mkdir((work_ + "/a").c_str(), 0755), 0);
-  WriteFile(work_ + "/a/z.txt", "zed");
-  ASSERT_EQ(::symlink("b.txt", (work_ + "/link").c_str()), 0);
+TEST_F(ManagerObjectsTest, ResetBeforeAnyInitializeEmptiesData) {
+  EXPECT_EQ(RunIn(sb_.id, "echo x > /data/scratch; mkdir /data/d; echo ok"), "ok\n");
+  ASSERT_TRUE(manager_->Reset("alice", sb_.id).ok());
+  EXPECT_EQ(Data(), "");
+  EXPECT_EQ(RunIn(sb_.id, "stat -c '%a %u' /data"), "755 0\n");
+}
+
+TEST_F(ManagerObjectsTest, DumpPacksTheMergedViewWithExactMembersAndSignsAGetUrl) {
+  Initialize("alice", sb_.id,
+             [](TarWriter& w) { w.File("a.txt", "A").File("b.txt", "bee").Dir("d").File("d/c.txt", "C"); });
+  EXPECT_EQ(RunIn(sb_.id, "rm /data/a.txt; echo n > /data/new.txt; mkdir /data/e; ln -s b.txt /data/link; echo ok"),
+            "ok\n");
   auto dump = manager_->Dump("alice", sb_.id);
   ASSERT_TRUE(dump.ok()) << dump.error().message;
   EXPECT_EQ(dump->expires_in_minutes, 30);
   ObjectUrl u = ParseObjectUrl(dump->url);
+  EXPECT_EQ(u.base, testing::kPublicUrl);
+  EXPECT_EQ(u.sandbox_id, sb_.id);
+  EXPECT_EQ(u.expires, std::to_string(kStartSeconds + 30 * 60));
   EXPECT_TRUE(Verify("GET", u).ok());
   ExpectError(Verify("PUT", u), ErrorCode::kForbidden, "Signed URL signature is invalid");
 
-  auto path = manager_->DumpPath(sb_.id, u.object_id);
+  auto path = manager_->ObjectPath(sb_.id, u.object_id);
   ASSERT_TRUE(path.ok());
-  EXPECT_EQ(*path, SandboxDir(sb_.id) + "/dumps/" + u.object_id + ".tar.gz");
-  EXPECT_EQ(ArchiveMembers(*path), (Tree{"d ./", "d ./a/", "f ./a/z.txt", "f ./b.txt", "l ./link"}));
-  EXPECT_EQ(ListTree(SandboxDir(sb_.id) + "/dumps"), Tree{"f " + u.object_id + ".tar.gz"});
+  EXPECT_EQ(*path, root_ + "/dumps/" + u.object_id + ".tar.gz");
+  // Lower and upper merged; the deleted lower file is not there.
+  EXPECT_EQ(ArchiveMembers(*path),
+            (Tree{"d ./", "f ./b.txt", "d ./d/", "f ./d/c.txt", "d ./e/", "l ./link", "f ./new.txt"}));
+  EXPECT_EQ(ListTree(root_ + "/dumps"), Tree{"f " + u.object_id + ".tar.gz"});
 
   auto record = store_->GetArchive(u.object_id);
   ASSERT_TRUE(record.ok() && record->has_value());
   EXPECT_EQ((*record)->kind, store::ArchiveKind::kDump);
   EXPECT_TRUE((*record)->complete);
+  EXPECT_EQ((*record)->sandbox_id, sb_.id);
   struct stat st {};
   ASSERT_EQ(::stat(path->c_str(), &st), 0);
   EXPECT_EQ((*record)->size, static_cast<std::uint64_t>(st.st_size));
 
   // Upload objects and other sandboxes' objects are not dumps.
   std::string upload = Upload("alice", sb_.id, [](TarWriter& w) { w.File("x", "x"); });
-  EXPECT_EQ(manager_->DumpPath(sb_.id, upload).error().code, ErrorCode::kNotFound);
-  EXPECT_EQ(manager_->DumpPath(Acquire("alice").id, u.object_id).error().message,
-            "The requested object no longer exists");
+  testing::ExpectCode(manager_->ObjectPath(sb_.id, upload), ErrorCode::kNotFound);
+  testing::ExpectError(manager_->ObjectPath(Acquire("alice").id, u.object_id), ErrorCode::kNotFound,
+                       "The requested object no longer exists");
+  // Dumping changed nothing.
+  EXPECT_EQ(Data(), "./b.txt\n./d\n./d/c.txt\n./e\n./link\n./new.txt\n");
 }
 
-TEST_F(ManagerObjectsTest, DumpOfAnEmptyWorkspaceHoldsOnlyTheRoot) {
-  auto dump = manager_->Dump("alice", sb_.id);
-  ASSERT_TRUE(dump.ok());
-  auto path = manager_->DumpPath(sb_.id, ParseObjectUrl(dump->url).object_id);
-  ASSERT_TRUE(path.ok());
-  EXPECT_EQ(ArchiveMembers(*path), Tree{"d ./"});
-  EXPECT_EQ(manager_->Dump("bob", sb_.id).error().code, ErrorCode::kNotFound);
+TEST_F(ManagerObjectsTest, DumpOfAnEmptySandboxHoldsOnlyTheRoot) {
+  EXPECT_EQ(DumpMembers("alice", sb_.id), Tree{"d ./"});
+  testing::ExpectCode(manager_->Dump("bob", sb_.id), ErrorCode::kNotFound);
+}
+
+TEST_F(ManagerObjectsTest, DumpDoesNotFollowLinksTheSandboxPlanted) {
+  // Links the sandbox made are packed as links: never followed to the
+  // jail's or the host's files.
+  EXPECT_EQ(RunIn(sb_.id, "ln -s /etc /data/etc; ln -s ../../../../../../etc/passwd /data/pw; echo ok"), "ok\n");
+  EXPECT_EQ(DumpMembers("alice", sb_.id), (Tree{"d ./", "l ./etc", "l ./pw"}));
 }
 
 TEST_F(ManagerObjectsTest, CollectExpiredObjectsDeletesDumpsAndPendingUploadsOnly) {
@@ -288,8 +390,8 @@ TEST_F(ManagerObjectsTest, CollectExpiredObjectsDeletesDumpsAndPendingUploadsOnl
   auto dump = manager_->Dump("alice", sb_.id);
   ASSERT_TRUE(dump.ok());
   std::string dump_id = ParseObjectUrl(dump->url).object_id;
-  std::string dumps = SandboxDir(sb_.id) + "/dumps";
-  std::string uploads = SandboxDir(sb_.id) + "/uploads";
+  std::string dumps = root_ + "/dumps";
+  std::string uploads = root_ + "/uploads";
 
   clock_.Set(kStart + 30 * 60 * 1'000'000ll - 1);
   ASSERT_TRUE(manager_->CollectExpiredObjects().ok());
@@ -304,54 +406,219 @@ TEST_F(ManagerObjectsTest, CollectExpiredObjectsDeletesDumpsAndPendingUploadsOnl
   ASSERT_EQ(archives->size(), 1u);
   EXPECT_EQ((*archives)[0].object_id, upload);
   EXPECT_FALSE(store_->GetArchive(pending_id)->has_value());
+  testing::ExpectCode(manager_->ObjectPath(sb_.id, dump_id), ErrorCode::kNotFound);
   // The kept upload still initializes after its URL expired.
   EXPECT_TRUE(manager_->Initialize("alice", sb_.id).ok());
-  EXPECT_EQ(ListTree(work_), Tree{"f x"});
+  EXPECT_EQ(Data(), "./x\n");
 }
 
 TEST_F(ManagerObjectsTest, RecoverReconcilesTheDiskWithTheStore) {
-  std::string root = SandboxDir(sb_.id);
   std::string upload = Upload("alice", sb_.id, [](TarWriter& w) { w.File("x", "x"); });
-  WriteFile(work_ + "/kept", "k");
-  WriteFile(root + "/uploads/" + upload + ".zz.part", "partial");
-  WriteFile(root + "/uploads/stray.tar.gz", "no record");
-  WriteFile(root + "/dumps/d.tar.gz.part", "partial");
-  ASSERT_EQ(::mkdir((root + "/tmp/stage-x").c_str(), 0755), 0);
-  WriteFile(root + "/tmp/stage-x/f", "half");
-  ASSERT_TRUE(fs::RemoveTree(root + "/base").ok());
+  EXPECT_EQ(RunIn(sb_.id, "echo k > /data/kept; echo ok"), "ok\n");
+  WriteFile(root_ + "/uploads/" + upload + ".zz.part", "partial");
+  WriteFile(root_ + "/uploads/stray.tar.gz", "no record");
+  WriteFile(root_ + "/dumps/d.tar.gz.part", "partial");
+  WriteFile(root_ + "/dumps/d2.tar.gz", "no record");
+  ASSERT_EQ(::mkdir((root_ + "/tmp/stage-x").c_str(), 0755), 0);
+  WriteFile(root_ + "/tmp/stage-x/f", "half");
 
   auto releasing = Acquire("alice");
+  EXPECT_EQ(RunIn(releasing.id, "echo l > /data/left; echo ok"), "ok\n");
   ASSERT_TRUE(manager_->BeginRelease("alice", releasing.id).ok());
-  WriteFile(SandboxDir(releasing.id) + "/work/left", "l");
 
   std::string orphan = SandboxDir(ids::NewUuid());
-  ASSERT_TRUE(fs::MakeDirs(orphan + "/work/deep").ok());
-  WriteFile(orphan + "/work/deep/f", "orphaned");
+  ASSERT_TRUE(fs::MakeDirs(orphan + "/layers/deep").ok());
+  WriteFile(orphan + "/layers/deep/f", "orphaned");
   WriteFile(data_dir_ + "/sandboxes/not-a-dir", "junk");
 
+  ASSERT_NO_FATAL_FAILURE(Crash());
+  ASSERT_NO_FATAL_FAILURE(Restart());
   auto r = manager_->Recover();
   ASSERT_TRUE(r.ok()) << r.error().message;
   EXPECT_EQ(*r, std::vector<std::string>{releasing.id});
-  std::vector<std::string> top;
-  for (const auto& line : ListTree(data_dir_ + "/sandboxes"))
-    if (line.find('/') == std::string::npos) top.push_back(line);
   Tree expected_top = {"d " + sb_.id, "d " + releasing.id};
   std::sort(expected_top.begin(), expected_top.end());
-  EXPECT_EQ(top, expected_top);
-  EXPECT_EQ(ListTree(root), (Tree{"d base", "d dumps", "d tmp", "d uploads", "d work",
-                                  "f uploads/" + upload + ".tar.gz", "f work/kept"}));
-  // The releasing sandbox is left for FinishRelease.
-  EXPECT_EQ(ReadAll(SandboxDir(releasing.id) + "/work/left"), "l");
+  EXPECT_EQ(TopLevel(data_dir_ + "/sandboxes"), expected_top);
+  EXPECT_EQ(TopLevel(root_), kLayout);
+  EXPECT_EQ(ListTree(root_ + "/uploads"), Tree{"f " + upload + ".tar.gz"});
+  EXPECT_EQ(ListTree(root_ + "/dumps"), Tree{});
+  EXPECT_EQ(ListTree(root_ + "/tmp"), Tree{});
+  EXPECT_EQ(Data(), "./kept\n");
+  EXPECT_EQ(StoredStatus(sb_.id), "occupied");
+  // The releasing sandbox's jail is gone, its files are left for FinishRelease.
+  EXPECT_EQ(jails_->cgroups().List(), Tree{sb_.id});
+  EXPECT_EQ(ReadAll(LayerDir(releasing.id, Layers(releasing.id).upper) + "/left"), "l\n");
+  ASSERT_TRUE(manager_->FinishRelease(releasing.id).ok());
+  EXPECT_FALSE(fs::Exists(SandboxDir(releasing.id)));
+  // The upload kept still initializes.
+  ASSERT_TRUE(manager_->Initialize("alice", sb_.id).ok());
+  EXPECT_EQ(Data(), "./x\n");
+}
+
+TEST_F(ManagerObjectsTest, RecoverReattachesARunningJail) {
+  Initialize("alice", sb_.id, [](TarWriter& w) { w.File("a.txt", "A"); });
+  EXPECT_EQ(RunIn(sb_.id, "echo b > /data/b.txt; echo ok"), "ok\n");
+  pid_t agent = AgentPid(sb_.id);
+  ASSERT_GT(agent, 0);
+  std::string layers = LayersJson(sb_.id);
+  ASSERT_NO_FATAL_FAILURE(Crash());
+  ASSERT_NO_FATAL_FAILURE(Restart());
+  auto r = manager_->Recover();
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  EXPECT_EQ(*r, std::vector<std::string>{});
+  EXPECT_EQ(AgentPid(sb_.id), agent);
+  EXPECT_TRUE(jails_->Running(sb_.id));
+  EXPECT_EQ(Data(), "./a.txt\n./b.txt\n");
+  EXPECT_EQ(LayersJson(sb_.id), layers);
+  EXPECT_EQ(StoredStatus(sb_.id), "occupied");
+  EXPECT_EQ(jails_->cgroups().List(), Tree{sb_.id});
+  // Watched again: a death is noticed.
+  ASSERT_NO_FATAL_FAILURE(KillAgent(sb_.id));
+  EXPECT_TRUE(WaitForStatus(sb_.id, "error"));
+  // And operations work on the re-attached sandbox.
+  ASSERT_TRUE(manager_->Reset("alice", sb_.id).ok());
+  EXPECT_EQ(Data(), "./a.txt\n");
+}
+
+TEST_F(ManagerObjectsTest, RecoverRebuildsAKilledJailWithItsFiles) {
+  Initialize("alice", sb_.id, [](TarWriter& w) { w.File("a.txt", "A"); });
+  EXPECT_EQ(RunIn(sb_.id, "echo b > /data/b.txt; echo ok"), "ok\n");
+  pid_t agent = AgentPid(sb_.id);
+  ASSERT_GT(agent, 0);
+  std::string layers = LayersJson(sb_.id);
+  ASSERT_NO_FATAL_FAILURE(Crash());
+  ASSERT_EQ(::kill(agent, SIGKILL), 0);
+  ASSERT_TRUE(WaitUntilStopped(agent));
+  // The death was noticed by nobody; say the store had it as failed.
+  ASSERT_TRUE(store_->SetStatus(sb_.id, "error", kStart).ok());
+  ASSERT_NO_FATAL_FAILURE(Restart());
+  clock_.AdvanceSeconds(2);
+  auto r = manager_->Recover();
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  EXPECT_EQ(*r, std::vector<std::string>{});
+  pid_t rebuilt = AgentPid(sb_.id);
+  EXPECT_GT(rebuilt, 0);
+  EXPECT_NE(rebuilt, agent);
+  EXPECT_EQ(Data(), "./a.txt\n./b.txt\n");
+  EXPECT_EQ(RunIn(sb_.id, "cat /data/a.txt /data/b.txt"), "Ab\n");
+  EXPECT_EQ(LayersJson(sb_.id), layers);
+  EXPECT_EQ(StoredStatus(sb_.id), "occupied");
+  EXPECT_EQ(manager_->Get("alice", sb_.id)->servers[0].updated_at, kStart + 2'000'000);
+}
+
+TEST_F(ManagerObjectsTest, RecoverDestroysJailsNoLiveSandboxOwns) {
+  // A warm-pool slot of the previous run: a directory and a jail, no row.
+  std::string leftover = ids::NewUuid();
+  Workspace ws(SandboxDir(leftover));
+  ASSERT_TRUE(ws.Create(jails_->AllocateUid()).ok());
+  ASSERT_TRUE(jails_->Start(leftover, ws).ok());
+  pid_t leftover_agent = AgentPid(leftover);
+  ASSERT_GT(leftover_agent, 0);
+  // A sandbox whose release was under way.
+  auto releasing = Acquire("alice");
+  ASSERT_TRUE(manager_->BeginRelease("alice", releasing.id).ok());
+  pid_t releasing_agent = AgentPid(releasing.id);
+  ASSERT_GT(releasing_agent, 0);
+  pid_t live_agent = AgentPid(sb_.id);
+
+  ASSERT_NO_FATAL_FAILURE(Crash());
+  ASSERT_NO_FATAL_FAILURE(Restart());
+  auto r = manager_->Recover();
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  EXPECT_EQ(*r, std::vector<std::string>{releasing.id});
+  EXPECT_EQ(jails_->cgroups().List(), Tree{sb_.id});
+  EXPECT_FALSE(Runs(leftover_agent));
+  EXPECT_FALSE(Runs(releasing_agent));
+  for (const auto& id : {leftover, releasing.id})
+    for (const auto& d : jails_->cgroups().DirsOf(id)) EXPECT_FALSE(fs::Exists(d)) << d;
+  EXPECT_FALSE(fs::Exists(SandboxDir(leftover)));
+  EXPECT_TRUE(fs::Exists(SandboxDir(releasing.id) + "/layers.json"));
+  EXPECT_EQ(AgentPid(sb_.id), live_agent);
   ASSERT_TRUE(manager_->FinishRelease(releasing.id).ok());
   EXPECT_FALSE(fs::Exists(SandboxDir(releasing.id)));
 }
 
-TEST_F(ManagerObjectsTest, RecoverRecreatesAMissingSandboxDirectory) {
-  ASSERT_TRUE(fs::RemoveTree(SandboxDir(sb_.id)).ok());
+// Layers written (pending) before the crash, the jail still on the old ones.
+class PendingLayersTest : public ManagerObjectsTest {
+ protected:
+  LayerState WritePendingLayers() {
+    Workspace ws = manager_->WorkspaceOf(sb_.id);
+    LayerState current = Layers(sb_.id);
+    auto staging = ws.NewStagingDir();
+    EXPECT_TRUE(staging.ok());
+    WriteFile(*staging + "/new.txt", "N");
+    EXPECT_TRUE(ChownTree(*staging, current.uid).ok());
+    auto base = ws.AdoptBase(*staging);
+    auto upper = ws.NewLayer("upper", current.uid);
+    auto work = ws.NewLayer("work", current.uid);
+    EXPECT_TRUE(base.ok() && upper.ok() && work.ok());
+    LayerState next{current.uid, *base, *upper, *work, true};
+    EXPECT_TRUE(ws.WriteLayers(next).ok());
+    return next;
+  }
+};
+
+TEST_F(PendingLayersTest, RecoverSwitchesARunningJailToThePendingLayers) {
+  Initialize("alice", sb_.id, [](TarWriter& w) { w.File("old.txt", "O"); });
+  pid_t agent = AgentPid(sb_.id);
+  LayerState next = WritePendingLayers();
+  EXPECT_EQ(Data(), "./old.txt\n");
+  ASSERT_NO_FATAL_FAILURE(Crash());
+  ASSERT_NO_FATAL_FAILURE(Restart());
+  auto r = manager_->Recover();
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  EXPECT_EQ(AgentPid(sb_.id), agent);
+  EXPECT_EQ(Data(), "./new.txt\n");
+  LayerState now = Layers(sb_.id);
+  EXPECT_FALSE(now.pending);
+  EXPECT_EQ(now.lower, next.lower);
+  EXPECT_EQ(now.upper, next.upper);
+  EXPECT_EQ(now.work, next.work);
+  EXPECT_EQ(LayerNames(sb_.id), NamesOf(next));
+  EXPECT_EQ(StoredStatus(sb_.id), "occupied");
+}
+
+TEST_F(PendingLayersTest, RecoverStartsADeadJailOnThePendingLayers) {
+  Initialize("alice", sb_.id, [](TarWriter& w) { w.File("old.txt", "O"); });
+  pid_t agent = AgentPid(sb_.id);
+  LayerState next = WritePendingLayers();
+  ASSERT_NO_FATAL_FAILURE(Crash());
+  ASSERT_EQ(::kill(agent, SIGKILL), 0);
+  ASSERT_TRUE(WaitUntilStopped(agent));
+  ASSERT_NO_FATAL_FAILURE(Restart());
+  auto r = manager_->Recover();
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  EXPECT_NE(AgentPid(sb_.id), agent);
+  EXPECT_EQ(Data(), "./new.txt\n");
+  LayerState now = Layers(sb_.id);
+  EXPECT_FALSE(now.pending);
+  EXPECT_EQ(now.lower, next.lower);
+  EXPECT_EQ(LayerNames(sb_.id), NamesOf(next));
+  EXPECT_EQ(StoredStatus(sb_.id), "occupied");
+}
+
+TEST_F(ManagerObjectsTest, RecoverRebuildsASandboxWhoseDirectoryVanished) {
+  // The jail is gone and so is the whole sandbox directory (layers.json
+  // included). The sandbox must come back usable (empty /data), as the old
+  // design recreated the layout, rather than stay broken: a reset cannot
+  // repair it either, since every operation reads layers.json first.
+  pid_t agent = AgentPid(sb_.id);
+  ASSERT_NO_FATAL_FAILURE(Crash());
+  ASSERT_EQ(::kill(agent, SIGKILL), 0);
+  ASSERT_TRUE(WaitUntilStopped(agent));
+  ASSERT_TRUE(fs::RemoveTree(root_).ok());
+  ASSERT_NO_FATAL_FAILURE(Restart());
   auto r = manager_->Recover();
   ASSERT_TRUE(r.ok()) << r.error().message;
   EXPECT_TRUE(r->empty());
-  EXPECT_EQ(ListTree(SandboxDir(sb_.id)), (Tree{"d base", "d dumps", "d tmp", "d uploads", "d work"}));
+  EXPECT_EQ(TopLevel(root_), kLayout);
+  EXPECT_EQ(StoredStatus(sb_.id), "occupied");
+  Status reset = manager_->Reset("alice", sb_.id);
+  EXPECT_TRUE(reset.ok()) << reset.error().message;
+  EXPECT_EQ(StoredStatus(sb_.id), "occupied");
+  if (jails_->Running(sb_.id)) {
+    EXPECT_EQ(Data(), "");
+  }
 }
 
 }  // namespace

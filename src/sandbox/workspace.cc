@@ -146,6 +146,12 @@ Status Workspace::Repair() {
   for (const std::string& d : {layers_dir(), root_mount_dir(), logs_dir(), uploads_dir(), dumps_dir(), tmp_dir()})
     if (!fs::Exists(d))
       if (auto s = MakeDir(d, 0700); !s) return s;
+  if (!fs::Exists(exec_dir())) {
+    if (auto state = ReadLayers(); state) {
+      if (auto s = MakeDir(exec_dir(), 0755); !s) return s;
+      if (::chown(exec_dir().c_str(), state->uid, state->uid) != 0) return Errno("chown", exec_dir());
+    }
+  }
   for (const auto& name : fs::ListDir(tmp_dir()))
     if (auto s = fs::RemoveTree(tmp_dir() + "/" + name); !s) return s;
   for (const std::string& d : {uploads_dir(), dumps_dir()})

@@ -194,15 +194,26 @@ def test_execute_without_an_upload_is_refused(owner, sandbox):
 
 
 @pytest.mark.parametrize("name", ["", ".hidden", "../up", "a/b", "x" * 129, "sp ace"])
+def sandbox_snapshot(server, sid: str) -> dict:
+    """{relative path: (type, size)} of one sandbox's files (agent.log aside)."""
+    root = server.sandbox_dir(sid)
+    return {
+        str(p.relative_to(root)): (p.is_dir(), p.lstat().st_size if p.is_file() else 0)
+        for p in root.rglob("*")
+        if p.name != "agent.log"
+    }
+
+
 def test_unsafe_execution_names_are_refused(owner, sandbox, name):
-    before = owner.server.file_snapshot()
+    # (Only this sandbox: earlier tests' releases finish in the background.)
+    before = sandbox_snapshot(owner.server, sandbox)
     r = owner.http.post(f"/local-sandbox/{sandbox}/execution-upload-url", json={"execution_name": name})
     assert r.status_code == 400
     assert r.json() == {
         "detail": "execution_name must be 1 to 128 letters, digits, '.', '_' or '-', not starting with '.'"
     }
     assert execute(owner, sandbox, name).status_code == 400
-    assert owner.server.file_snapshot() == before
+    assert sandbox_snapshot(owner.server, sandbox) == before
 
 
 @pytest.mark.parametrize(
