@@ -25,6 +25,7 @@ constexpr int kMethodNotFound = -32601;
 constexpr int kInvalidParams = -32602;
 constexpr int kCallFailed = -32000;
 constexpr int kNotFoundCode = -32004;
+constexpr int kUnavailableCode = -32003;
 constexpr int kConflictCode = -32009;
 
 int CodeFor(const Error& e) {
@@ -32,6 +33,7 @@ int CodeFor(const Error& e) {
     case ErrorCode::kNotFound: return kNotFoundCode;
     case ErrorCode::kConflict: return kConflictCode;
     case ErrorCode::kInvalidArgument: return kInvalidParams;
+    case ErrorCode::kUnavailable: return kUnavailableCode;
     default: return kCallFailed;
   }
 }
@@ -118,6 +120,12 @@ Json Agent::Dispatch(Message& m) {
     auto uptime = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - started_);
     result = Json{{"status", "ok"}, {"pid", ::getpid()}, {"uptime_ms", uptime.count()},
                   {"running_executions", executions_.running()}};
+  } else if (method == "kill_all") {
+    // Everything in the jail but the agent (kill(-1) from init spares init):
+    // also what left its step's process group, such as a detached fork bomb.
+    executions_.MarkAllKilled();
+    ::kill(-1, SIGKILL);
+    result = Json::object();
   } else if (method == "exec.start") {
     result = StartExecution(params, m.fds);
   } else if (method == "exec.status" || method == "exec.kill") {

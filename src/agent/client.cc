@@ -45,6 +45,7 @@ ErrorCode CodeOf(int rpc_code) {
     case -32004: return ErrorCode::kNotFound;
     case -32009: return ErrorCode::kConflict;
     case -32602: return ErrorCode::kInvalidArgument;
+    case -32003: return ErrorCode::kUnavailable;
     default: return ErrorCode::kInternal;
   }
 }

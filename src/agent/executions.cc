@@ -32,7 +32,9 @@ sbx::Status Executions::StartStep(Execution& e) {
   if (pid < 0) {
     int saved = errno;
     if (null_fd >= 0) ::close(null_fd);
-    return MakeError(ErrorCode::kUnavailable, std::string("cannot start a process: ") + std::strerror(saved));
+    return MakeError(ErrorCode::kUnavailable, std::string("The sandbox cannot start another process (") +
+                                                  std::strerror(saved) +
+                                                  "); if its process limit is used up, reset the sandbox");
   }
   if (pid == 0) {
     // The agent blocks SIGCHLD for its signalfd; a step starts with a clean mask.
@@ -112,6 +114,11 @@ bool Executions::OnExit(pid_t pid, int wait_status) {
     return true;
   }
   return false;
+}
+
+void Executions::MarkAllKilled() {
+  for (auto& [name, e] : executions_)
+    if (e.pid > 0) e.killed = true;
 }
 
 int Executions::running() const {

@@ -40,6 +40,8 @@ class Executions {
   Result<Json> Describe(const std::string& name) const;
   // SIGKILLs the running step's process group; the execution fails.
   sbx::Status Kill(const std::string& name);
+  // Every running execution ends as failed (its processes are being killed).
+  void MarkAllKilled();
   // A child exited: advance or finish the execution it belonged to.
   // Returns false if the pid was not a step (an orphan the agent reaped).
   bool OnExit(pid_t pid, int wait_status);

@@ -362,6 +362,9 @@ Status CgroupTree::KillAll(const std::string& name, milliseconds timeout) const 
       freezer_root_.empty() ? "" : freezer_root_ + "/" + name + "/freezer.state";
   for (;;) {
     auto pids = ReadPids(dir + "/cgroup.procs");
+    // A group whose process list is gone was already emptied and is being
+    // removed (Remove runs only on empty groups; a crash can stop it halfway).
+    if (!pids && ::access(dir.c_str(), F_OK) != 0 && errno == ENOENT) return Ok();
     if (!pids) return pids.error();
     if (pids->empty()) return Ok();
     if (Clock::now() >= deadline)

@@ -64,7 +64,8 @@ class CgroupTree {
   // SIGKILLs every process in the group until none is left or `timeout`
   // passes (v2: cgroup.kill; v1: freeze, kill, thaw, repeat), then
   // kUnavailable. Without a v1 freezer the pids are signalled as read, so a
-  // pid that exits and is reused in between could be hit.
+  // pid that exits and is reused in between could be hit. A group that is
+  // gone, or half removed (a crash during Remove), has nothing to kill: Ok.
   Status KillAll(const std::string& name, std::chrono::milliseconds timeout) const;
   // Removes the group's directories. A missing group is Ok; processes still
   // in it are kConflict.

@@ -95,6 +95,12 @@ Status Manager::EnsureJail(const std::string& id) {
 
 Status Manager::SwitchLayers(const std::string& id, const Workspace& ws, const LayerState& current,
                              LayerState next) {
+  // A fresh /data starts with no process of the old one running: nothing
+  // keeps writing into discarded layers, and a sandbox whose process limit
+  // was used up (a detached fork bomb) gets it back.
+  if (jails_.Running(id))
+    if (auto killed = jails_.Call(id, "kill_all", Json::object()); !killed)
+      spdlog::warn("sandbox {}: stopping its processes failed: {}", id, killed.error().message);
   next.pending = true;
   Status switched = ws.WriteLayers(next);
   if (switched) {
