@@ -1,0 +1,206 @@
+#!/usr/bin/env bash
+# The benchmarks of issue 3: builds a Release sandboxd and the bench client,
+# starts sandboxd instances itself (127.0.0.1:0, temporary data dirs, a
+# cgroup parent of their own), runs each benchmark and its baselines, prints
+# the table, and removes every sandboxd, jail, cgroup and data dir it made.
+#
+#   sudo bench/run.sh            # everything (about 5-10 minutes on 2 cores)
+#   BENCH_ONLY="warm cold" bench/run.sh
+#
+# Knobs (environment): BENCH_ONLY (subset of: baseline warm cold concurrent
+# memory), BENCH_SAMPLES (200), BENCH_WARM_POOL (32), BENCH_CONCURRENT (100),
+# BENCH_MEM_NS ("50 100"), BENCH_MEM_REPEAT (3), BENCH_LOG_LEVEL (warn),
+# BENCH_SANDBOXD_ARGS (extra sandboxd flags), BENCH_SKIP_BUILD=1.
+# Output: the console, and build-bench/bench-results/<time>/ (results.kv,
+# table.md, run.log, samples-{warm,cold}.txt, the sandboxd logs).
+set -euo pipefail
+
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+BUILD=$ROOT/build-bench
+BENCH=$BUILD/bench/sandboxd-bench
+SANDBOXD=$BUILD/sandboxd
+
+ONLY=${BENCH_ONLY:-"baseline warm cold concurrent memory"}
+SAMPLES=${BENCH_SAMPLES:-200}
+WARM_POOL=${BENCH_WARM_POOL:-32}
+CONC=${BENCH_CONCURRENT:-100}
+MEM_NS=${BENCH_MEM_NS:-"50 100"}
+MEM_REPEAT=${BENCH_MEM_REPEAT:-3}
+LOG_LEVEL=${BENCH_LOG_LEVEL:-warn}
+read -r -a EXTRA_ARGS <<<"${BENCH_SANDBOXD_ARGS:-}"
+
+if [[ $(id -u) != 0 ]]; then
+  echo "bench/run.sh: jails and cgroups need root" >&2
+  exit 1
+fi
+
+OUT=$BUILD/bench-results/$(date +%Y%m%d-%H%M%S)
+mkdir -p "$OUT"
+KV=$OUT/results.kv
+: >"$KV"
+exec > >(tee "$OUT/run.log") 2>&1
+
+wants() { [[ " $ONLY " == *" $1 "* ]]; }
+say() { printf '\n== %s   [load %s]\n' "$*" "$(cut -d' ' -f1-3 /proc/loadavg)"; }
+
+# ------------------------------------------------------------------ clean-up
+SBX_PID=""
+SBX_ROOT=""
+SBX_CG=""
+INSTANCE=0
+BASE_CG=sandboxd-bench-$$
+
+destroy_jails() {  # like tests/e2e/conftest.py destroy_jails: kill, then rmdir children before parents
+  local cg=$1 h top pids i
+  for i in $(seq 1 500); do
+    pids=$(cat /sys/fs/cgroup/*/"$cg"/cgroup.procs /sys/fs/cgroup/*/"$cg"/*/cgroup.procs 2>/dev/null | sort -u || true)
+    [[ -z $pids ]] && break
+    kill -KILL $pids 2>/dev/null || true
+    sleep 0.02
+  done
+  for h in /sys/fs/cgroup/*/; do
+    top=$h$cg
+    [[ -d $top && ! -L $top ]] || continue
+    for d in "$top"/*/; do
+      [[ -d $d ]] && { rmdir "$d" 2>/dev/null || { sleep 0.1; rmdir "$d" 2>/dev/null || echo "warning: cannot remove $d"; }; }
+    done
+    rmdir "$top" 2>/dev/null || echo "warning: cannot remove $top"
+  done
+}
+
+stop_sandboxd() {
+  [[ -n $SBX_PID ]] || return 0
+  if kill -0 "$SBX_PID" 2>/dev/null; then
+    kill -TERM "$SBX_PID" 2>/dev/null || true
+    local i
+    for i in $(seq 1 600); do kill -0 "$SBX_PID" 2>/dev/null || break; sleep 0.1; done
+    if kill -0 "$SBX_PID" 2>/dev/null; then
+      echo "warning: sandboxd $SBX_PID ignored SIGTERM for 60 s; SIGKILL"
+      kill -KILL "$SBX_PID" 2>/dev/null || true
+    fi
+  fi
+  wait "$SBX_PID" 2>/dev/null || true
+  SBX_PID=""
+  destroy_jails "$SBX_CG"
+  [[ -f $SBX_ROOT/sandboxd.log ]] && cp "$SBX_ROOT/sandboxd.log" "$OUT/sandboxd-$INSTANCE-$SBX_LABEL.log"
+  rm -rf "$SBX_ROOT"
+  SBX_ROOT=""
+}
+
+cleanup() {
+  stop_sandboxd || true
+  # baseline groups left by an interrupted memory-procs
+  for cg in $(ls -d /sys/fs/cgroup/*/"$BASE_CG"-* 2>/dev/null | xargs -rn1 basename | sort -u); do destroy_jails "$cg"; done
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+# start_sandboxd LABEL POOL_SIZE: one fresh instance; sets SBX_PID, SBX_DATA, SBX_CG.
+start_sandboxd() {
+  SBX_LABEL=$1
+  INSTANCE=$((INSTANCE + 1))
+  SBX_ROOT=$(mktemp -d /tmp/sandboxd-bench-XXXXXX)
+  SBX_DATA=$SBX_ROOT/data
+  SBX_CG=$BASE_CG-$INSTANCE
+  "$SANDBOXD" --listen 127.0.0.1:0 --data-dir "$SBX_DATA" --cgroup-parent "$SBX_CG" --pool-size "$2" \
+    --log-level "$LOG_LEVEL" "${EXTRA_ARGS[@]}" >"$SBX_ROOT/sandboxd.log" 2>&1 </dev/null &
+  SBX_PID=$!
+  if ! "$BENCH" wait-up --data-dir "$SBX_DATA" --timeout 30; then
+    tail -30 "$SBX_ROOT/sandboxd.log"
+    exit 1
+  fi
+}
+
+# ------------------------------------------------------------------ set-up
+if ! command -v bwrap >/dev/null; then
+  say "installing bubblewrap (baseline)"
+  apt-get install -y bubblewrap >/dev/null || { apt-get update >/dev/null && apt-get install -y bubblewrap >/dev/null; }
+fi
+
+if [[ -z ${BENCH_SKIP_BUILD:-} ]]; then
+  say "building (Release) in $BUILD"
+  cmake -S "$ROOT" -B "$BUILD" -DCMAKE_BUILD_TYPE=Release -DSANDBOXD_TESTS=OFF >/dev/null
+  cmake --build "$BUILD" --target sandboxd sandbox-agent -j2 >/dev/null
+  cmake -S "$ROOT/bench" -B "$BUILD/bench" -DCMAKE_BUILD_TYPE=Release >/dev/null
+  cmake --build "$BUILD/bench" -j2 >/dev/null
+fi
+
+say "machine"
+echo "date:    $(date -u +%Y-%m-%dT%H:%M:%SZ)"
+echo "kernel:  $(uname -r)"
+echo "cpus:    $(nproc) ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'))"
+echo "memory:  $(awk '/MemTotal/ {printf "%.1f GiB", $2/1048576}' /proc/meminfo)"
+echo "cgroups: $(if [[ -f /sys/fs/cgroup/cgroup.controllers ]]; then echo v2; else echo v1; fi)"
+echo "load:    $(cut -d' ' -f1-3 /proc/loadavg) (1/5/15 min) at start"
+echo "bwrap:   $(bwrap --version)"
+echo "results: $OUT"
+
+# ------------------------------------------------------------------ baselines
+BWRAP=(bwrap --unshare-all --dev-bind / /)
+if wants baseline; then
+  say "baselines: fork+exec (posix_spawn) and bubblewrap"
+  "$BENCH" spawn --label true --samples "$SAMPLES" --out "$KV" -- true
+  "$BENCH" spawn --label bwrap --samples "$SAMPLES" --out "$KV" -- "${BWRAP[@]}" true
+  "$BENCH" spawn-concurrent --label true --n "$CONC" --out "$KV" -- true
+  "$BENCH" spawn-concurrent --label bwrap --n "$CONC" --out "$KV" -- "${BWRAP[@]}" true
+fi
+
+# ------------------------------------------------------------------ 1. warm acquire
+if wants warm; then
+  say "1. acquire latency, warm pool of $WARM_POOL"
+  start_sandboxd warm "$WARM_POOL"
+  "$BENCH" floor --data-dir "$SBX_DATA" --samples 1000 --out "$KV"
+  "$BENCH" acquire --data-dir "$SBX_DATA" --label warm --samples "$SAMPLES" --samples-out "$OUT/samples-warm.txt" --out "$KV"
+  stop_sandboxd
+fi
+
+# ------------------------------------------------------------------ 2. cold acquire (+ 3. concurrent, pool 0)
+if wants cold; then
+  say "2. acquire latency, cold (--pool-size 0)"
+  start_sandboxd cold 0
+  "$BENCH" acquire --data-dir "$SBX_DATA" --label cold --samples "$SAMPLES" --samples-out "$OUT/samples-cold.txt" --out "$KV"
+  if wants concurrent; then
+    say "3b. $CONC concurrent acquires, --pool-size 0"
+    "$BENCH" concurrent --data-dir "$SBX_DATA" --cgroup-parent "$SBX_CG" --label cold --n "$CONC" --out "$KV" || true
+  fi
+  stop_sandboxd
+fi
+
+# ------------------------------------------------------------------ 3. concurrent, pool of $CONC
+if wants concurrent; then
+  say "3a. $CONC concurrent acquires, pool of $CONC"
+  start_sandboxd concurrent "$CONC"
+  "$BENCH" concurrent --data-dir "$SBX_DATA" --cgroup-parent "$SBX_CG" --label pool --n "$CONC" --out "$KV" || true
+  stop_sandboxd
+fi
+
+# ------------------------------------------------------------------ 4. memory
+if wants memory; then
+  for n in $MEM_NS; do
+    for rep in $(seq 1 "$MEM_REPEAT"); do
+      say "4. memory of $n idle sandboxes (run $rep/$MEM_REPEAT)"
+      before=$("$BENCH" meminfo)
+      start_sandboxd "mem$n" "$n"
+      "$BENCH" memory-sandboxd --data-dir "$SBX_DATA" --cgroup-parent "$SBX_CG" --n "$n" --before "$before" \
+        --pid "$SBX_PID" --label "sbx$n" --settle-ms 1000 --out "$KV" | tee "$OUT/mem.tmp"
+      after=$(awk '/^AFTER / {print $2}' "$OUT/mem.tmp")
+      stop_sandboxd
+      "$BENCH" memory-drain --after "$after" --n "$n" --label "sbx$n" --settle-ms 1000 --out "$KV"
+      say "4. baseline: $n idle bwrap sandboxes, $n idle plain processes (run $rep/$MEM_REPEAT)"
+      "$BENCH" memory-procs --cgroup "$BASE_CG-bwrap" --ready-comm sleep --n "$n" --label "bwrap$n" --settle-ms 1000 \
+        --out "$KV" -- "${BWRAP[@]}" sleep infinity
+      "$BENCH" memory-procs --cgroup "$BASE_CG-sleep" --ready-comm sleep --n "$n" --label "sleep$n" --settle-ms 1000 \
+        --out "$KV" -- sleep infinity
+    done
+  done
+  rm -f "$OUT/mem.tmp"
+fi
+
+# ------------------------------------------------------------------ report
+say "figures (medians where a figure was measured more than once)"
+echo "load at end: $(cut -d' ' -f1-3 /proc/loadavg)"
+rc=0
+"$BENCH" report --in "$KV" | tee "$OUT/table.md" || rc=$?
+echo
+echo "results in $OUT"
+exit $rc

@@ -1,0 +1,147 @@
+// The table of figures: ours, the two baselines measured in the same run,
+// the ratios, the target and pass/fail.
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace bench {
+namespace {
+
+struct Row {
+  std::string figure;
+  std::string ours, bwrap, spawn;  // keys in the results file ("" = none)
+  double target = NAN;             // ours must be below (or, with at_least, reach) it
+  bool at_least = false;
+  std::string unit;
+  std::string noise = "";  // key of a +- noise figure: PASS/FAIL only when the whole band is on one side
+};
+
+std::string Fmt(double v, const std::string& unit) {
+  if (std::isnan(v)) return "-";
+  char buf[64];
+  if (unit == "n") std::snprintf(buf, sizeof buf, "%.0f", v);
+  else std::snprintf(buf, sizeof buf, v < 10 ? "%.2f %s" : "%.1f %s", v, unit.c_str());
+  return buf;
+}
+
+std::string Ratio(double a, double b) {
+  if (std::isnan(a) || std::isnan(b) || b < 0.01 || a < 0.01) return "-";
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.2fx", a / b);
+  return buf;
+}
+
+}  // namespace
+
+int Report(const std::string& path) {
+  // A key written more than once (repeated measurements) counts by its median.
+  std::map<std::string, std::vector<double>> kv;
+  std::ifstream in(path);
+  std::string key;
+  double value;
+  while (in >> key >> value) kv[key].push_back(value);
+  auto get = [&](const std::string& k) -> double {
+    if (k.empty()) return NAN;
+    auto it = kv.find(k);
+    if (it == kv.end()) return NAN;
+    auto v = it->second;
+    std::sort(v.begin(), v.end());
+    std::size_t m = v.size() / 2;
+    return v.size() % 2 ? v[m] : (v[m - 1] + v[m]) / 2;
+  };
+  // Lowest and highest of a repeated figure.
+  auto range = [&](const std::string& k) -> std::pair<double, double> {
+    auto it = kv.find(k);
+    if (k.empty() || it == kv.end()) return {NAN, NAN};
+    auto [lo, hi] = std::minmax_element(it->second.begin(), it->second.end());
+    return {*lo, *hi};
+  };
+  auto repeats = [&](const std::string& k) -> std::size_t {
+    auto it = kv.find(k);
+    return it == kv.end() ? 0 : it->second.size();
+  };
+  auto count = [&](const std::string& k, double def) {
+    double v = get(k);
+    return std::isnan(v) ? def : v;
+  };
+  std::string cn = std::to_string(static_cast<long>(count("concurrent_pool_n", count("concurrent_cold_n", 100))));
+  std::vector<Row> rows = {
+      {"API floor: GET /healthz p50", "floor_healthz_p50_ms", "", "", NAN, false, "ms"},
+      {"API floor: GET /local-sandbox p50", "floor_list_p50_ms", "", "", NAN, false, "ms"},
+      {"acquire, warm pool: p50", "acquire_warm_p50_ms", "spawn_bwrap_p50_ms", "spawn_true_p50_ms", 5, false, "ms"},
+      {"acquire, warm pool: p99", "acquire_warm_p99_ms", "spawn_bwrap_p99_ms", "spawn_true_p99_ms", 20, false, "ms"},
+      {"acquire, warm pool: max", "acquire_warm_max_ms", "spawn_bwrap_max_ms", "spawn_true_max_ms", NAN, false, "ms"},
+      {"warm pool: 201 -> pool full again, p50", "refill_warm_p50_ms", "spawn_bwrap_p50_ms", "spawn_true_p50_ms", NAN,
+       false, "ms"},
+      {"acquire, cold (pool 0): p50", "acquire_cold_p50_ms", "spawn_bwrap_p50_ms", "spawn_true_p50_ms", NAN, false, "ms"},
+      {"acquire, cold (pool 0): p99", "acquire_cold_p99_ms", "spawn_bwrap_p99_ms", "spawn_true_p99_ms", NAN, false, "ms"},
+      {"release: 201 -> jail and dir gone, p50", "release_cold_p50_ms", "", "", NAN, false, "ms"},
+      {cn + " concurrent, pool " + cn + ": all 201", "concurrent_pool_all_ms", "concurrent_bwrap_all_ms",
+       "concurrent_true_all_ms", 1000, false, "ms"},
+      {cn + " concurrent, pool " + cn + ": ready", "concurrent_pool_ready", "", "", count("concurrent_pool_n", 100), true,
+       "n"},
+      {cn + " concurrent, pool 0: all 201", "concurrent_cold_all_ms", "concurrent_bwrap_all_ms",
+       "concurrent_true_all_ms", NAN, false, "ms"},
+      {cn + " concurrent, pool 0: ready", "concurrent_cold_ready", "", "", count("concurrent_cold_n", 100), true, "n"},
+  };
+  std::set<long> mem_ns;
+  for (const auto& [k, v] : kv) {
+    long n = 0;
+    char tail[64];
+    if (std::sscanf(k.c_str(), "mem_sbx%ld_%63s", &n, tail) == 2) mem_ns.insert(n);
+  }
+  for (long n : mem_ns) {
+    std::string s = std::to_string(n), head = "memory/idle sandbox, N=" + s + ": ";
+    auto mem = [&](const std::string& what, const std::string& key, double target) {
+      std::string tail = s + "_" + key + "_mib";
+      rows.push_back({head + what, "mem_sbx" + tail, "mem_bwrap" + tail, "mem_sleep" + tail, target, false, "MiB"});
+      if (key == "host") rows.back().noise = "mem_sbx" + s + "_host_noise_mib";
+    };
+    mem("host (MemTotal-MemAvailable)", "host", 8);
+    mem("  others' memory drift while measuring (+-)", "host_noise", NAN);
+    mem("host, on release", "drain", NAN);
+    mem("host, bottom-up", "host_bottomup", 8);
+    mem("host, bottom-up, on release", "drain_bottomup", NAN);
+    mem("cgroups' memory.usage_in_bytes", "cgroup", 8);
+    mem("PSS of the processes", "pss", NAN);
+  }
+
+  std::printf("Medians over repeated runs, (min..max) of ours where repeated.\n\n");
+  std::printf("| figure | ours | bwrap | ours/bwrap | fork+exec | ours/fork+exec | target | result |\n");
+  std::printf("|---|---|---|---|---|---|---|---|\n");
+  int failed = 0;
+  for (const auto& r : rows) {
+    double ours = get(r.ours), bw = get(r.bwrap), sp = get(r.spawn);
+    std::string target = "-", result = "info";
+    if (!std::isnan(r.target)) {
+      target = (r.at_least ? ">= " : "< ") + Fmt(r.target, r.unit);
+      // Judged on every repeat, widened by the noise band where there is one:
+      // PASS only if all are on the good side, FAIL only if all are on the bad.
+      double band = r.noise.empty() ? 0 : get(r.noise);
+      if (std::isnan(band)) band = 0;
+      auto [lo, hi] = range(r.ours);
+      bool pass = !std::isnan(ours) && (r.at_least ? lo >= r.target : hi + band < r.target);
+      bool fail = std::isnan(ours) || (r.at_least ? hi < r.target : lo - band >= r.target);
+      result = std::isnan(ours) ? "missing" : pass ? "PASS" : fail ? "FAIL" : "inconclusive (noise)";
+      failed += !pass;
+    }
+    std::string ours_text = Fmt(ours, r.unit);
+    if (repeats(r.ours) > 1) {
+      auto [lo, hi] = range(r.ours);
+      char buf[64];
+      std::snprintf(buf, sizeof buf, " (%.2f..%.2f)", lo, hi);
+      ours_text += buf;
+    }
+    std::printf("| %s | %s | %s | %s | %s | %s | %s | %s |\n", r.figure.c_str(), ours_text.c_str(),
+                Fmt(bw, r.unit).c_str(), Ratio(ours, bw).c_str(), Fmt(sp, r.unit).c_str(), Ratio(ours, sp).c_str(),
+                target.c_str(), result.c_str());
+  }
+  return failed ? 1 : 0;
+}
+
+}  // namespace bench
