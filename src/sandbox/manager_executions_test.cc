@@ -51,6 +51,18 @@ class ExecutionsTest : public testing::ManagerTest {
     root_ = SandboxDir(sb_.id);
   }
 
+  // Execution "slow" is running (it waits) when the agent is killed: the
+  // sandbox turns "error" and the execution "failed".
+  void KillAgentDuringSlowExecution() {
+    UploadMain("slow", kWaitingPy);
+    ASSERT_TRUE(manager_->Execute("alice", sb_.id, "slow").ok());
+    ASSERT_TRUE(WaitForExecution("slow", "running"));
+    ASSERT_TRUE(WaitForLog("slow", "waiting\n"));
+    ASSERT_NO_FATAL_FAILURE(KillAgent(sb_.id));
+    ASSERT_TRUE(WaitForStatus(sb_.id, "error"));
+    EXPECT_EQ(*manager_->ExecutionStatus("alice", sb_.id, "slow"), "failed");
+  }
+
   std::string UploadMain(const std::string& name, const std::string& main_py,
                          const std::function<void(TarWriter&)>& more = {}) {
     return UploadExecution("alice", sb_.id, name, [&](TarWriter& w) {
@@ -398,13 +410,7 @@ TEST_F(ExecutionsTest, ExecutionsSurviveResetAndInitialize) {
 }
 
 TEST_F(ExecutionsTest, AnExecutionWhoseAgentDiedFails) {
-  UploadMain("slow", kWaitingPy);
-  ASSERT_TRUE(manager_->Execute("alice", sb_.id, "slow").ok());
-  ASSERT_TRUE(WaitForExecution("slow", "running"));
-  ASSERT_TRUE(WaitForLog("slow", "waiting\n"));
-  ASSERT_NO_FATAL_FAILURE(KillAgent(sb_.id));
-  ASSERT_TRUE(WaitForStatus(sb_.id, "error"));
-  EXPECT_EQ(*manager_->ExecutionStatus("alice", sb_.id, "slow"), "failed");
+  ASSERT_NO_FATAL_FAILURE(KillAgentDuringSlowExecution());
   auto logs = manager_->ReadExecutionLogs("alice", sb_.id, "slow", 0);
   ASSERT_TRUE(logs.ok());
   EXPECT_EQ(logs->status, "failed");
@@ -422,13 +428,7 @@ TEST_F(ExecutionsTest, AnExecutionStaysFailedAfterItsAgentWasReplaced) {
   // A new agent (here started by a dump) does not know the executions of
   // the dead one: an execution that was running when its agent died stays
   // known, as "failed", with its log.
-  UploadMain("slow", kWaitingPy);
-  ASSERT_TRUE(manager_->Execute("alice", sb_.id, "slow").ok());
-  ASSERT_TRUE(WaitForExecution("slow", "running"));
-  ASSERT_TRUE(WaitForLog("slow", "waiting\n"));
-  ASSERT_NO_FATAL_FAILURE(KillAgent(sb_.id));
-  ASSERT_TRUE(WaitForStatus(sb_.id, "error"));
-  EXPECT_EQ(*manager_->ExecutionStatus("alice", sb_.id, "slow"), "failed");
+  ASSERT_NO_FATAL_FAILURE(KillAgentDuringSlowExecution());
   ASSERT_TRUE(manager_->Dump("alice", sb_.id).ok());  // starts a new agent
   EXPECT_EQ(StoredStatus(sb_.id), "occupied");
   auto status = manager_->ExecutionStatus("alice", sb_.id, "slow");

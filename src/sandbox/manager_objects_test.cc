@@ -58,6 +58,17 @@ class ManagerObjectsTest : public testing::ManagerTest {
     root_ = SandboxDir(sb_.id);
   }
 
+  // The sandbox gets a.txt by initialize and b.txt from a process inside,
+  // then sandboxd "crashes" (its Manager and Jails go, the jail stays).
+  void WorkThenCrash(pid_t& agent, std::string& layers) {
+    Initialize("alice", sb_.id, [](TarWriter& w) { w.File("a.txt", "A"); });
+    EXPECT_EQ(RunIn(sb_.id, "echo b > /data/b.txt; echo ok"), "ok\n");
+    agent = AgentPid(sb_.id);
+    ASSERT_GT(agent, 0);
+    layers = LayersJson(sb_.id);
+    ASSERT_NO_FATAL_FAILURE(Crash());
+  }
+
   Status Verify(const std::string& method, const ObjectUrl& u) {
     return manager_->VerifyObjectUrl(method, u.sandbox_id, u.object_id, u.expires, u.signature);
   }
@@ -456,12 +467,9 @@ TEST_F(ManagerObjectsTest, RecoverReconcilesTheDiskWithTheStore) {
 }
 
 TEST_F(ManagerObjectsTest, RecoverReattachesARunningJail) {
-  Initialize("alice", sb_.id, [](TarWriter& w) { w.File("a.txt", "A"); });
-  EXPECT_EQ(RunIn(sb_.id, "echo b > /data/b.txt; echo ok"), "ok\n");
-  pid_t agent = AgentPid(sb_.id);
-  ASSERT_GT(agent, 0);
-  std::string layers = LayersJson(sb_.id);
-  ASSERT_NO_FATAL_FAILURE(Crash());
+  pid_t agent = 0;
+  std::string layers;
+  ASSERT_NO_FATAL_FAILURE(WorkThenCrash(agent, layers));
   ASSERT_NO_FATAL_FAILURE(Restart());
   auto r = manager_->Recover();
   ASSERT_TRUE(r.ok()) << r.error().message;
@@ -481,12 +489,9 @@ TEST_F(ManagerObjectsTest, RecoverReattachesARunningJail) {
 }
 
 TEST_F(ManagerObjectsTest, RecoverRebuildsAKilledJailWithItsFiles) {
-  Initialize("alice", sb_.id, [](TarWriter& w) { w.File("a.txt", "A"); });
-  EXPECT_EQ(RunIn(sb_.id, "echo b > /data/b.txt; echo ok"), "ok\n");
-  pid_t agent = AgentPid(sb_.id);
-  ASSERT_GT(agent, 0);
-  std::string layers = LayersJson(sb_.id);
-  ASSERT_NO_FATAL_FAILURE(Crash());
+  pid_t agent = 0;
+  std::string layers;
+  ASSERT_NO_FATAL_FAILURE(WorkThenCrash(agent, layers));
   ASSERT_EQ(::kill(agent, SIGKILL), 0);
   ASSERT_TRUE(WaitUntilStopped(agent));
   // The death was noticed by nobody; say the store had it as failed.

@@ -169,10 +169,15 @@ def test_cycles_leave_nothing_behind(make_server):
     print(f"\n{CYCLES} cycles in {elapsed:.1f}s, {handovers} hand-overs from the pool")
     assert handovers >= CYCLES // 2, f"only {handovers} of {CYCLES} acquires came from the pool"
     assert api.count() == 0
+    # SIGTERM: the idle pool's jails are destroyed with it
+    stop_and_assert_all_gone(s, mounts_before)
+
+
+def stop_and_assert_all_gone(s, mounts_before):
+    """Once nothing is held: no sandbox left, host mounts as before, and a
+    SIGTERM (exit 0) takes the idle pool's jails with it."""
     wait_settled(s, set())
     assert host_mounts() == mounts_before
-
-    # SIGTERM: the idle pool's jails are destroyed with it
     assert s.stop() == 0
     assert_all_gone(s, mounts_before)
 
@@ -223,10 +228,7 @@ def test_kill9_in_the_middle_of_cycles(make_server):
     for sid in held + [keeper]:
         wait_until(lambda sid=sid: gone(s, sid), timeout=15, what=f"{sid} released")
     assert api.count() == 0
-    wait_settled(s, set())
-    assert host_mounts() == mounts_before
-    assert s.stop() == 0
-    assert_all_gone(s, mounts_before)
+    stop_and_assert_all_gone(s, mounts_before)
 
 
 def test_agent_killed_while_sandboxd_down(make_server):
