@@ -44,17 +44,17 @@ Task<std::optional<std::string>> QueryExecutionName(http::Exchange& ex, Validati
   co_return name;
 }
 
+// Reads the body's execution_name and runs `op(manager, owner, id, name)`
+// through RunSandboxOp, answering with the signed URL it returns.
 template <class Op>
-Task<void> RunNamedOp(ApiContext& ctx, http::Exchange& ex, const Principal& who, const char* url_field, Op op) {
+Task<void> SignedUrlOp(ApiContext& ctx, http::Exchange& ex, const Principal& who, const char* url_field, Op op) {
   auto name = co_await ReadExecutionName(ctx, ex);
   if (!name) co_return;
-  std::string owner = who.owner, id = ex.param("id"), n = *name;
-  auto work = [&ctx, op, owner, id, n] { return op(ctx.manager, owner, id, n); };
-  auto url = co_await http::RunBlocking(ctx.blocking_pool, std::move(work));
-  if (!url) {
-    co_await ex.Send(ErrorResponse(url.error()));
-    co_return;
-  }
+  auto bound = [op, n = *name](sandbox::Manager& m, const std::string& owner, const std::string& id) {
+    return op(m, owner, id, n);
+  };
+  auto url = co_await RunSandboxOp(ctx, ex, who, bound);
+  if (!url) co_return;
   co_await SendJson(ex, 200, SignedUrlView(url_field, *url));
 }
 
@@ -62,29 +62,26 @@ Task<void> UploadUrl(ApiContext& ctx, http::Exchange& ex, const Principal& who) 
   auto op = [](sandbox::Manager& m, const std::string& owner, const std::string& id, const std::string& name) {
     return m.CreateExecutionUploadUrl(owner, id, name);
   };
-  co_await RunNamedOp(ctx, ex, who, "upload_url", op);
+  co_await SignedUrlOp(ctx, ex, who, "upload_url", op);
 }
 
 Task<void> ExportArtifacts(ApiContext& ctx, http::Exchange& ex, const Principal& who) {
   auto op = [](sandbox::Manager& m, const std::string& owner, const std::string& id, const std::string& name) {
     return m.ExportArtifacts(owner, id, name);
   };
-  co_await RunNamedOp(ctx, ex, who, "download_url", op);
+  co_await SignedUrlOp(ctx, ex, who, "download_url", op);
 }
 
 Task<void> Execute(ApiContext& ctx, http::Exchange& ex, const Principal& who) {
   auto name = co_await ReadExecutionName(ctx, ex);
   if (!name) co_return;
-  std::string owner = who.owner, id = ex.param("id"), n = *name;
-  auto work = [&ctx, owner, id, n] { return ctx.manager.Execute(owner, id, n); };
-  Status started = co_await http::RunBlocking(ctx.blocking_pool, std::move(work));
-  if (!started) {
-    co_await ex.Send(ErrorResponse(started.error()));
-    co_return;
-  }
+  auto execute = [n = *name](sandbox::Manager& m, const std::string& owner, const std::string& id) {
+    return m.Execute(owner, id, n);
+  };
+  if (!co_await RunSandboxOp(ctx, ex, who, execute)) co_return;
   Json out;
-  out["message"] = "Execution '" + n + "' started in the background; poll /execution-logs to follow it";
-  out["execution_name"] = n;
+  out["message"] = "Execution '" + *name + "' started in the background; poll /execution-logs to follow it";
+  out["execution_name"] = *name;
   co_await SendJson(ex, 200, out);
 }
 
@@ -95,13 +92,11 @@ Task<void> Status(ApiContext& ctx, http::Exchange& ex, const Principal& who) {
     co_await ex.Send(errors.ToResponse());
     co_return;
   }
-  std::string owner = who.owner, id = ex.param("id"), n = *name;
-  auto work = [&ctx, owner, id, n] { return ctx.manager.ExecutionStatus(owner, id, n); };
-  auto status = co_await http::RunBlocking(ctx.blocking_pool, std::move(work));
-  if (!status) {
-    co_await ex.Send(ErrorResponse(status.error()));
-    co_return;
-  }
+  auto read = [n = *name](sandbox::Manager& m, const std::string& owner, const std::string& id) {
+    return m.ExecutionStatus(owner, id, n);
+  };
+  auto status = co_await RunSandboxOp(ctx, ex, who, read);
+  if (!status) co_return;
   Json out;
   out["status"] = *status;
   co_await SendJson(ex, 200, out);
@@ -120,13 +115,11 @@ Task<void> Logs(ApiContext& ctx, http::Exchange& ex, const Principal& who) {
     co_await ex.Send(errors.ToResponse());
     co_return;
   }
-  std::string owner = who.owner, id = ex.param("id"), n = *name;
-  auto work = [&ctx, owner, id, n, cursor] { return ctx.manager.ReadExecutionLogs(owner, id, n, cursor); };
-  auto logs = co_await http::RunBlocking(ctx.blocking_pool, std::move(work));
-  if (!logs) {
-    co_await ex.Send(ErrorResponse(logs.error()));
-    co_return;
-  }
+  auto read = [n = *name, cursor](sandbox::Manager& m, const std::string& owner, const std::string& id) {
+    return m.ReadExecutionLogs(owner, id, n, cursor);
+  };
+  auto logs = co_await RunSandboxOp(ctx, ex, who, read);
+  if (!logs) co_return;
   Json out;
   out["status"] = logs->status;
   out["logs"] = logs->logs;

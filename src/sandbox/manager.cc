@@ -434,22 +434,16 @@ Result<InitializeOutcome> Manager::Initialize(const std::string& owner, const st
   Workspace ws = WorkspaceOf(id);
   auto current = ws.ReadLayers();
   if (!current) return current.error();
-  auto staging = ws.NewStagingDir();
-  if (!staging) return staging.error();
-  auto stats = archive::ExtractArchive(ws.uploads_dir() + "/" + ArchiveFileName((*upload)->object_id),
-                                       *staging, config_.extract_limits);
-  // Root inside the sandbox is the sandbox's host uid: the tree is its.
-  Status owned = stats ? ChownTree(*staging, current->uid) : Status(stats.error());
-  if (!owned) {
-    log::IfFailed(fs::RemoveTree(*staging), "clean-up");
-    return owned.error();
-  }
+  auto staged = StageUpload(ws, (*upload)->object_id, current->uid);
+  if (!staged) return staged.error();
+  const std::string& staging = staged->first;
+  const archive::ExtractStats& stats = staged->second;
   LayerState next = *current;
-  auto base = ws.AdoptBase(*staging);
+  auto base = ws.AdoptBase(staging);
   auto upper = base ? ws.NewLayer("upper", current->uid) : Result<std::string>(base.error());
   auto work = upper ? ws.NewLayer("work", current->uid) : Result<std::string>(upper.error());
   if (!work) {
-    log::IfFailed(fs::RemoveTree(*staging), "clean-up");
+    log::IfFailed(fs::RemoveTree(staging), "clean-up");
     log::IfFailed(ws.CollectLayers(*current), "clean-up");
     return work.error();
   }
@@ -457,7 +451,23 @@ Result<InitializeOutcome> Manager::Initialize(const std::string& owner, const st
   next.upper = *upper;
   next.work = *work;
   if (auto s = SwitchLayers(id, ws, *current, next); !s) return s.error();
-  return InitializeOutcome{stats->entries, stats->bytes};
+  return InitializeOutcome{stats.entries, stats.bytes};
+}
+
+Result<std::pair<std::string, archive::ExtractStats>> Manager::StageUpload(Workspace& ws,
+                                                                          const std::string& object_id,
+                                                                          uid_t uid) {
+  auto staging = ws.NewStagingDir();
+  if (!staging) return staging.error();
+  auto stats = archive::ExtractArchive(ws.uploads_dir() + "/" + ArchiveFileName(object_id), *staging,
+                                       config_.extract_limits);
+  // Root inside the sandbox is the sandbox's host uid: the tree is its.
+  Status owned = stats ? ChownTree(*staging, uid) : Status(stats.error());
+  if (!owned) {
+    log::IfFailed(fs::RemoveTree(*staging), "clean-up");
+    return owned.error();
+  }
+  return std::make_pair(std::move(*staging), *stats);
 }
 
 Status Manager::Reset(const std::string& owner, const std::string& id) {

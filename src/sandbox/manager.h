@@ -169,6 +169,10 @@ class Manager {
                       LayerState next);
   Result<std::string> ExecutionState(const std::string& id, const std::string& name);
   Status ReattachJail(const std::string& id, const Workspace& ws);
+  // Extracts upload `object_id` into a new staging dir (out of the sandbox's
+  // reach) owned by `uid`; on failure nothing is left.
+  Result<std::pair<std::string, archive::ExtractStats>> StageUpload(Workspace& ws, const std::string& object_id,
+                                                                    uid_t uid);
   // Records a packed archive (dump or artifacts) and signs its GET URL.
   Result<SignedObjectUrl> RecordPacked(store::ArchiveRecord record, const std::string& path);
 

@@ -113,21 +113,15 @@ Status Manager::Execute(const std::string& owner, const std::string& id, const s
   Workspace ws = WorkspaceOf(id);
   auto layers = ws.ReadLayers();
   if (!layers) return layers.error();
-  auto staging = ws.NewStagingDir();
-  if (!staging) return staging.error();
-  auto stats = archive::ExtractArchive(ws.uploads_dir() + "/" + ArchiveFileName((*upload)->object_id),
-                                       *staging, config_.extract_limits);
-  Status owned = stats ? ChownTree(*staging, layers->uid) : Status(stats.error());
-  if (!owned) {
-    log::IfFailed(fs::RemoveTree(*staging), "clean-up");
-    return owned;
-  }
+  auto staged = StageUpload(ws, (*upload)->object_id, layers->uid);
+  if (!staged) return staged.error();
+  const std::string staging = staged->first;
   Json steps = Json::array();
   std::vector<std::string> env = {kPath, "HOME=/root", "LANG=C.UTF-8", "TMPDIR=/tmp", "PYTHONUNBUFFERED=1",
                                   "AGENT_WORKSPACE=/data", "EXECUTION_NAME=" + name};
   // Read from the staging copy: the sandbox cannot touch it yet.
-  bool wants_pip = ListsSomething(*staging, "requirements.txt");
-  bool wants_apt = ListsSomething(*staging, "packages.txt");
+  bool wants_pip = ListsSomething(staging, "requirements.txt");
+  bool wants_apt = ListsSomething(staging, "packages.txt");
   if (wants_apt) {
     env.push_back(
         "SANDBOXD_MESSAGE=sandboxd: cannot install packages.txt: system packages cannot be installed inside a "
@@ -150,8 +144,8 @@ Status Manager::Execute(const std::string& owner, const std::string& id, const s
   std::string target = ws.exec_dir() + "/" + name;
   std::string old = ws.tmp_dir() + "/old-" + ids::RandomToken(9);
   if (::rename(target.c_str(), old.c_str()) == 0) log::IfFailed(fs::RemoveTree(old), "removing an old run");
-  if (::rename(staging->c_str(), target.c_str()) != 0) {
-    log::IfFailed(fs::RemoveTree(*staging), "clean-up");
+  if (::rename(staging.c_str(), target.c_str()) != 0) {
+    log::IfFailed(fs::RemoveTree(staging), "clean-up");
     return MakeError(ErrorCode::kInternal, "cannot place the execution directory");
   }
   std::string log_path = ws.logs_dir() + "/" + name + ".log";
