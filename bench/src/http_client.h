@@ -28,18 +28,23 @@ class Client {
   void Connect();  // opens the connection now (otherwise on first use)
   // Sends one request and reads the whole answer. GET and DELETE are retried
   // once on a fresh connection if the kept-alive one turned out closed;
-  // POST is never retried (the server may have acted on it). Throws
+  // POST and PUT are never retried (the server may have acted on them). Throws
   // std::runtime_error on transport errors.
-  Response Do(boost::beast::http::verb verb, const std::string& target, const std::string& body = "");
+  Response Do(boost::beast::http::verb verb, const std::string& target, const std::string& body = "",
+             const std::string& content_type = "application/json");
 
   Response Get(const std::string& target) { return Do(boost::beast::http::verb::get, target); }
   Response Post(const std::string& target, const std::string& body) {
     return Do(boost::beast::http::verb::post, target, body);
   }
   Response Delete(const std::string& target) { return Do(boost::beast::http::verb::delete_, target); }
+  Response Put(const std::string& target, const std::string& body, const std::string& content_type) {
+    return Do(boost::beast::http::verb::put, target, body, content_type);
+  }
 
  private:
-  Response Once(boost::beast::http::verb verb, const std::string& target, const std::string& body);
+  Response Once(boost::beast::http::verb verb, const std::string& target, const std::string& body,
+               const std::string& content_type);
   void Close();
 
   std::string host_;

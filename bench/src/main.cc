@@ -25,65 +25,17 @@
 
 #include <nlohmann/json.hpp>
 
+#include "cli.h"
 #include "http_client.h"
 #include "measure.h"
 
 namespace bench {
-int Report(const std::string& path);  // report.cc
-
 namespace {
 
 using Json = nlohmann::json;
 using namespace std::chrono_literals;
 
 const char* const kAcquireBody = R"({"server_names": ["filesystem", "git", "terminal"]})";
-
-struct Args {
-  std::map<std::string, std::string> opts;
-  std::vector<std::string> rest;  // after "--"
-
-  std::string Str(const std::string& name, const std::string& def = "\x01") const {
-    auto it = opts.find(name);
-    if (it != opts.end()) return it->second;
-    if (def == "\x01") throw std::runtime_error("missing --" + name);
-    return def;
-  }
-  long Int(const std::string& name, long def = -1) const {
-    auto it = opts.find(name);
-    if (it != opts.end()) return std::stol(it->second);
-    if (def < 0) throw std::runtime_error("missing --" + name);
-    return def;
-  }
-};
-
-Args Parse(int argc, char** argv, int first) {
-  Args a;
-  for (int i = first; i < argc; ++i) {
-    std::string s = argv[i];
-    if (s == "--") {
-      for (++i; i < argc; ++i) a.rest.push_back(argv[i]);
-      break;
-    }
-    if (s.rfind("--", 0) != 0 || i + 1 >= argc) throw std::runtime_error("bad argument " + s);
-    a.opts[s.substr(2)] = argv[++i];
-  }
-  return a;
-}
-
-std::string Trim(std::string s) {
-  while (!s.empty() && (s.back() == '\n' || s.back() == ' ')) s.pop_back();
-  return s;
-}
-
-// A running sandboxd, found through its data directory.
-struct Server {
-  std::string data_dir, addr, key;
-  explicit Server(const std::string& dir)
-      : data_dir(dir), addr(Trim(ReadFile(dir + "/listen.addr"))), key(Trim(ReadFile(dir + "/admin.key"))) {
-    if (addr.empty() || key.empty()) throw std::runtime_error("no listen.addr/admin.key in " + dir);
-  }
-  bool Released(const std::string& id) const { return !PathExists(data_dir + "/sandboxes/" + id); }
-};
 
 struct PoolState {
   long idle = 0, size = 0;
@@ -622,7 +574,12 @@ int Usage() {
                "  memory-sandboxd  --data-dir D --cgroup-parent P --n N --before BYTES --pid PID --label L [--out F]\n"
                "  memory-drain     --after BYTES --n N --label L [--out F]\n"
                "  memory-procs     --cgroup NAME --ready-comm COMM --n N --label L [--out F] -- argv...\n"
-               "  report           --in F\n");
+               "  mcp-tree         --dir D\n"
+               "  mcp-seed         --data-dir D --seed F.tar.gz --urls-out F [--sandboxes 1]\n"
+               "  mcp-load         --data-dir D --label L --tool NAME|healthz [--args JSON] [--urls F] [--sandboxes 1]\n"
+               "                   [--n 1] [--calls 5000] [--warmup 200] [--expect-file F] [--expect-lines K]\n"
+               "                   [--sandboxd-pid P] [--cgroup-parent CG] [--out F]\n"
+               "  report           --in F [--only \"names\"]\n");
   return 2;
 }
 
@@ -645,7 +602,10 @@ int main(int argc, char** argv) {
     if (cmd == "memory-sandboxd") return MemorySandboxd(a);
     if (cmd == "memory-drain") return MemoryDrain(a);
     if (cmd == "memory-procs") return MemoryProcs(a);
-    if (cmd == "report") return Report(a.Str("in"));
+    if (cmd == "report") return Report(a);
+    if (cmd == "mcp-tree") return McpTree(a);
+    if (cmd == "mcp-seed") return McpSeed(a);
+    if (cmd == "mcp-load") return McpLoad(a);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "sandboxd-bench %s: %s\n", cmd.c_str(), e.what());
     return 1;

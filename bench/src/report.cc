@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "cli.h"
+
 namespace bench {
 namespace {
 
@@ -19,7 +21,10 @@ struct Row {
   bool at_least = false;
   std::string unit;
   std::string noise = "";  // key of a +- noise figure: PASS/FAIL only when the whole band is on one side
+  std::string group = "";  // the BENCH_ONLY names (space-separated) that measure it
 };
+
+using Kv = std::map<std::string, std::vector<double>>;
 
 std::string Fmt(double v, const std::string& unit) {
   if (std::isnan(v)) return "-";
@@ -38,9 +43,30 @@ std::string Ratio(double a, double b) {
 
 }  // namespace
 
-int Report(const std::string& path) {
+// The MCP table; `require_*`: those benchmarks were selected, so their rows
+// count as missing when absent. Returns the number of targets not met.
+int McpReport(const Kv& kv, bool require_mcp, bool require_baseline);  // report_mcp.cc
+
+int Report(const Args& a) {
+  const std::string path = a.Str("in");
+  // Rows of benchmarks that were not selected (--only, run.sh's BENCH_ONLY)
+  // are left out instead of counting as missing.
+  const std::string only = " " + a.Str("only", "") + " ";
+  auto selected = [&](const std::string& group) {
+    if (only == "  " || group.empty()) return true;
+    std::string word;
+    for (std::size_t i = 0; i <= group.size(); ++i) {
+      if (i == group.size() || group[i] == ' ') {
+        if (!word.empty() && only.find(" " + word + " ") == std::string::npos) return false;
+        word.clear();
+      } else {
+        word += group[i];
+      }
+    }
+    return true;
+  };
   // A key written more than once (repeated measurements) counts by its median.
-  std::map<std::string, std::vector<double>> kv;
+  Kv kv;
   std::ifstream in(path);
   std::string key;
   double value;
@@ -71,23 +97,29 @@ int Report(const std::string& path) {
   };
   std::string cn = std::to_string(static_cast<long>(count("concurrent_pool_n", count("concurrent_cold_n", 100))));
   std::vector<Row> rows = {
-      {"API floor: GET /healthz p50", "floor_healthz_p50_ms", "", "", NAN, false, "ms"},
-      {"API floor: GET /local-sandbox p50", "floor_list_p50_ms", "", "", NAN, false, "ms"},
-      {"acquire, warm pool: p50", "acquire_warm_p50_ms", "spawn_bwrap_p50_ms", "spawn_true_p50_ms", 5, false, "ms"},
-      {"acquire, warm pool: p99", "acquire_warm_p99_ms", "spawn_bwrap_p99_ms", "spawn_true_p99_ms", 20, false, "ms"},
-      {"acquire, warm pool: max", "acquire_warm_max_ms", "spawn_bwrap_max_ms", "spawn_true_max_ms", NAN, false, "ms"},
+      {"API floor: GET /healthz p50", "floor_healthz_p50_ms", "", "", NAN, false, "ms", "", "warm"},
+      {"API floor: GET /local-sandbox p50", "floor_list_p50_ms", "", "", NAN, false, "ms", "", "warm"},
+      {"acquire, warm pool: p50", "acquire_warm_p50_ms", "spawn_bwrap_p50_ms", "spawn_true_p50_ms", 5, false, "ms", "",
+       "warm"},
+      {"acquire, warm pool: p99", "acquire_warm_p99_ms", "spawn_bwrap_p99_ms", "spawn_true_p99_ms", 20, false, "ms", "",
+       "warm"},
+      {"acquire, warm pool: max", "acquire_warm_max_ms", "spawn_bwrap_max_ms", "spawn_true_max_ms", NAN, false, "ms", "",
+       "warm"},
       {"warm pool: 201 -> pool full again, p50", "refill_warm_p50_ms", "spawn_bwrap_p50_ms", "spawn_true_p50_ms", NAN,
-       false, "ms"},
-      {"acquire, cold (pool 0): p50", "acquire_cold_p50_ms", "spawn_bwrap_p50_ms", "spawn_true_p50_ms", NAN, false, "ms"},
-      {"acquire, cold (pool 0): p99", "acquire_cold_p99_ms", "spawn_bwrap_p99_ms", "spawn_true_p99_ms", NAN, false, "ms"},
-      {"release: 201 -> jail and dir gone, p50", "release_cold_p50_ms", "", "", NAN, false, "ms"},
+       false, "ms", "", "warm"},
+      {"acquire, cold (pool 0): p50", "acquire_cold_p50_ms", "spawn_bwrap_p50_ms", "spawn_true_p50_ms", NAN, false, "ms",
+       "", "cold"},
+      {"acquire, cold (pool 0): p99", "acquire_cold_p99_ms", "spawn_bwrap_p99_ms", "spawn_true_p99_ms", NAN, false, "ms",
+       "", "cold"},
+      {"release: 201 -> jail and dir gone, p50", "release_cold_p50_ms", "", "", NAN, false, "ms", "", "cold"},
       {cn + " concurrent, pool " + cn + ": all 201", "concurrent_pool_all_ms", "concurrent_bwrap_all_ms",
-       "concurrent_true_all_ms", 1000, false, "ms"},
+       "concurrent_true_all_ms", 1000, false, "ms", "", "concurrent"},
       {cn + " concurrent, pool " + cn + ": ready", "concurrent_pool_ready", "", "", count("concurrent_pool_n", 100), true,
-       "n"},
+       "n", "", "concurrent"},
       {cn + " concurrent, pool 0: all 201", "concurrent_cold_all_ms", "concurrent_bwrap_all_ms",
-       "concurrent_true_all_ms", NAN, false, "ms"},
-      {cn + " concurrent, pool 0: ready", "concurrent_cold_ready", "", "", count("concurrent_cold_n", 100), true, "n"},
+       "concurrent_true_all_ms", NAN, false, "ms", "", "cold concurrent"},
+      {cn + " concurrent, pool 0: ready", "concurrent_cold_ready", "", "", count("concurrent_cold_n", 100), true, "n", "",
+       "cold concurrent"},
   };
   std::set<long> mem_ns;
   for (const auto& [k, v] : kv) {
@@ -99,7 +131,8 @@ int Report(const std::string& path) {
     std::string s = std::to_string(n), head = "memory/idle sandbox, N=" + s + ": ";
     auto mem = [&](const std::string& what, const std::string& key, double target) {
       std::string tail = s + "_" + key + "_mib";
-      rows.push_back({head + what, "mem_sbx" + tail, "mem_bwrap" + tail, "mem_sleep" + tail, target, false, "MiB"});
+      rows.push_back({head + what, "mem_sbx" + tail, "mem_bwrap" + tail, "mem_sleep" + tail, target, false, "MiB", "",
+                      "memory"});
       if (key == "host") rows.back().noise = "mem_sbx" + s + "_host_noise_mib";
     };
     mem("host (MemTotal-MemAvailable)", "host", 8);
@@ -111,10 +144,15 @@ int Report(const std::string& path) {
     mem("PSS of the processes", "pss", NAN);
   }
 
-  std::printf("Medians over repeated runs, (min..max) of ours where repeated.\n\n");
-  std::printf("| figure | ours | bwrap | ours/bwrap | fork+exec | ours/fork+exec | target | result |\n");
-  std::printf("|---|---|---|---|---|---|---|---|\n");
+  rows.erase(std::remove_if(rows.begin(), rows.end(),
+                            [&](const Row& r) { return !kv.count(r.ours) && !selected(r.group); }),
+             rows.end());
   int failed = 0;
+  if (!rows.empty()) {
+    std::printf("Medians over repeated runs, (min..max) of ours where repeated.\n\n");
+    std::printf("| figure | ours | bwrap | ours/bwrap | fork+exec | ours/fork+exec | target | result |\n");
+    std::printf("|---|---|---|---|---|---|---|---|\n");
+  }
   for (const auto& r : rows) {
     double ours = get(r.ours), bw = get(r.bwrap), sp = get(r.spawn);
     std::string target = "-", result = "info";
@@ -141,6 +179,8 @@ int Report(const std::string& path) {
                 Fmt(bw, r.unit).c_str(), Ratio(ours, bw).c_str(), Fmt(sp, r.unit).c_str(), Ratio(ours, sp).c_str(),
                 target.c_str(), result.c_str());
   }
+  bool explicit_only = only != "  ";
+  failed += McpReport(kv, explicit_only && selected("mcp"), explicit_only && selected("mcp-baseline"));
   return failed ? 1 : 0;
 }
 

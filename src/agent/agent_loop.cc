@@ -11,9 +11,11 @@
 #include <chrono>
 #include <cstdio>
 #include <memory>
+#include <mutex>
 #include <vector>
 
 #include "agent/executions.h"
+#include "agent/mcp_host.h"
 #include "agent/protocol.h"
 
 namespace sbx::agent {
@@ -38,6 +40,18 @@ int CodeFor(const Error& e) {
   }
 }
 
+// A connection from sandboxd. Read only by the I/O loop; written by the loop
+// and by workers answering tool calls, one frame at a time.
+struct Connection {
+  explicit Connection(int fd) : channel(fd) {}
+  Channel channel;
+  std::mutex send_mu;
+  bool Send(const Json& frame) {
+    std::lock_guard lock(send_mu);
+    return static_cast<bool>(channel.Send(frame));
+  }
+};
+
 class Agent {
  public:
   explicit Agent(int listen_fd) : listen_fd_(listen_fd), started_(std::chrono::steady_clock::now()) {}
@@ -46,15 +60,16 @@ class Agent {
  private:
   void Accept();
   void Serve(std::size_t index);
-  Json Dispatch(Message& m);
+  Json Dispatch(Message& m, const std::shared_ptr<Connection>& from);
   Result<Json> StartExecution(const Json& params, std::vector<OwnedFd>& fds);
   void Reap();
 
   int listen_fd_;
   int signal_fd_ = -1;
   std::chrono::steady_clock::time_point started_;
-  std::vector<std::unique_ptr<Channel>> channels_;
+  std::vector<std::shared_ptr<Connection>> channels_;
   Executions executions_;
+  McpHost mcp_;
 };
 
 int Agent::Run() {
@@ -73,7 +88,7 @@ int Agent::Run() {
     std::vector<struct pollfd> fds;
     fds.push_back({listen_fd_, POLLIN, 0});
     fds.push_back({signal_fd_, POLLIN, 0});
-    for (const auto& c : channels_) fds.push_back({c->fd(), POLLIN, 0});
+    for (const auto& c : channels_) fds.push_back({c->channel.fd(), POLLIN, 0});
     if (::poll(fds.data(), fds.size(), -1) < 0) {
       if (errno == EINTR) continue;
       std::perror("sandbox-agent: poll");
@@ -90,11 +105,12 @@ int Agent::Run() {
 void Agent::Accept() {
   int fd = ::accept4(listen_fd_, nullptr, nullptr, SOCK_CLOEXEC);
   if (fd < 0) return;
-  channels_.push_back(std::make_unique<Channel>(fd));
+  channels_.push_back(std::make_shared<Connection>(fd));
 }
 
 void Agent::Serve(std::size_t index) {
-  Channel& ch = *channels_[index];
+  std::shared_ptr<Connection> conn = channels_[index];
+  Channel& ch = conn->channel;
   auto filled = ch.Fill();
   bool open = filled && *filled;
   while (open) {
@@ -105,21 +121,33 @@ void Agent::Serve(std::size_t index) {
       break;
     }
     if (!*next) break;
-    Json reply = Dispatch(**next);
-    if (!reply.is_null() && !ch.Send(reply)) open = false;
+    Json reply = Dispatch(**next, conn);
+    if (!reply.is_null() && !conn->Send(reply)) open = false;
   }
   if (!open) channels_.erase(channels_.begin() + static_cast<std::ptrdiff_t>(index));
 }
 
-Json Agent::Dispatch(Message& m) {
+Json Agent::Dispatch(Message& m, const std::shared_ptr<Connection>& from) {
   const Json id = m.body.value("id", Json());
   const std::string method = m.body.value("method", "");
   const Json params = m.body.value("params", Json::object());
   Result<Json> result = MakeError(ErrorCode::kInternal, "");
-  if (method == "health") {
+  if (method == "mcp") {
+    // Answered through the connection, now or when the tool call finishes.
+    std::weak_ptr<Connection> weak = from;
+    mcp_.Message(id, params, [weak](Json frame) {
+      if (auto c = weak.lock()) c->Send(frame);
+    });
+    return Json();
+  }
+  if (method == "mcp.close") {
+    result = mcp_.Close(params);
+  } else if (method == "mcp.session") {
+    result = mcp_.Probe(params);
+  } else if (method == "health") {
     auto uptime = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - started_);
     result = Json{{"status", "ok"}, {"pid", ::getpid()}, {"uptime_ms", uptime.count()},
-                  {"running_executions", executions_.running()}};
+                  {"running_executions", executions_.running()}, {"mcp_sessions", mcp_.sessions()}};
   } else if (method == "kill_all") {
     // Everything in the jail but the agent (kill(-1) from init spares init):
     // also what left its step's process group, such as a detached fork bomb.

@@ -68,18 +68,28 @@ Result<int> ListenAt(const std::string& path) {
   return fd;
 }
 
-Status AgentClient::Connect() {
+Result<int> ConnectTo(const std::string& path) {
   DirFd dir;
-  auto addr = Address(path_, dir.fd);
+  auto addr = Address(path, dir.fd);
   if (!addr) return addr.error();
   int fd = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
   if (fd < 0) return SysError("socket");
   if (::connect(fd, reinterpret_cast<sockaddr*>(&*addr), sizeof *addr) != 0) {
-    Error e = SysError("connect " + path_);
+    Error e = SysError("connect " + path);
     ::close(fd);
     return e;
   }
-  channel_ = std::make_unique<Channel>(fd);
+  return fd;
+}
+
+Error ErrorFromReply(const Json& error) {
+  return MakeError(CodeOf(error.value("code", 0)), error.value("message", "the agent refused the call"));
+}
+
+Status AgentClient::Connect() {
+  auto fd = ConnectTo(path_);
+  if (!fd) return fd.error();
+  channel_ = std::make_unique<Channel>(*fd);
   return Ok();
 }
 
@@ -104,8 +114,7 @@ Result<Json> AgentClient::Call(const std::string& method, Json params, const std
       }
       const Json& body = reply->body;
       if (body.value("id", Json()) != Json(id)) continue;  // a late answer to an abandoned call
-      if (auto err = body.find("error"); err != body.end())
-        return MakeError(CodeOf(err->value("code", 0)), err->value("message", "the agent refused the call"));
+      if (auto err = body.find("error"); err != body.end()) return ErrorFromReply(*err);
       return body.value("result", Json::object());
     }
   }

@@ -20,6 +20,12 @@ namespace sbx::agent {
 // A listening unix stream socket at `path` (replaced if present, mode 0600).
 Result<int> ListenAt(const std::string& path);
 
+// A connected socket to the agent listening at `path` (kUnavailable if none).
+Result<int> ConnectTo(const std::string& path);
+
+// The error an agent's JSON-RPC error object stands for.
+Error ErrorFromReply(const Json& error);
+
 class AgentClient {
  public:
   explicit AgentClient(std::string socket_path) : path_(std::move(socket_path)) {}

@@ -12,6 +12,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include "api/auth.h"
 #include "api/context.h"
 #include "api/openapi.h"
 #include "archive/signed_url.h"
@@ -129,7 +130,12 @@ int Run(const DaemonConfig& config) {
   asio::thread_pool blocking_pool(static_cast<std::size_t>(config.blocking_threads));
   api::ApiContext context{manager, **store, releaser, blocking_pool, api::OpenApiDocument()};
   api::RegisterRoutes(router, context);
-  gateway::RegisterMcpRoutes(router, manager);
+  gateway::Gateway mcp_gateway(io.get_executor(), manager, [&store](const http::Exchange& ex) -> Result<std::string> {
+    auto principal = api::Authenticate(ex, **store);
+    if (!principal) return principal.error();
+    return principal->owner;
+  });
+  mcp_gateway.Register(router);
 
   asio::signal_set signals(io, SIGINT, SIGTERM);
   signals.async_wait([&](const boost::system::error_code& ec, int sig) {

@@ -1,15 +1,59 @@
-// The MCP endpoints of sandboxes: /{server_name}/mcp[/]?local_sandbox_id=…&token=…
+// MCP over Streamable HTTP for every sandbox:
+//   POST|GET|DELETE /{server_name}/mcp[/]?local_sandbox_id=…&token=…
 //
-// This build checks the sandbox, the server and the token, then answers 503:
-// the MCP servers run inside the jail's sandbox-agent, which a later issue
-// adds (Streamable HTTP sessions, SSE, Origin checks).
+// sandboxd checks Host/Origin, the credential (the URL's token, or the
+// owner's bearer key), the sandbox and the server, then relays JSON-RPC
+// messages to the sandbox-agent, which runs the server inside the jail.
+// POST answers application/json, or text/event-stream when the client only
+// takes that or asked for progress; GET opens a stream for server-initiated
+// messages; DELETE ends a session. Sessions are created at initialize
+// (Mcp-Session-Id) and held by the agent, so they outlive a sandboxd restart
+// and vanish with the sandbox.
+//
+// Thread-safety: one Gateway serves all connections; its parts lock inside.
 #pragma once
 
+#include <functional>
+#include <memory>
+#include <string>
+
+#include "core/result.h"
+#include "gateway/access.h"
+#include "gateway/agent_link.h"
+#include "gateway/streams.h"
 #include "http/router.h"
 #include "sandbox/manager.h"
 
 namespace sbx::gateway {
 
-void RegisterMcpRoutes(http::Router& router, sandbox::Manager& manager);
+// The owner of the request's bearer key (kUnauthenticated if none or bad).
+using BearerAuth = std::function<Result<std::string>(const http::Exchange&)>;
+
+struct GatewayOptions {
+  // Bounds one POST; tool arguments as large as a whole file (write_file)
+  // must fit, and the agent wire takes frames up to 64 MiB.
+  std::uint64_t max_body_bytes = 32u << 20;
+  std::chrono::seconds keepalive{15};  // comment lines on idle GET streams
+};
+
+class Gateway {
+ public:
+  Gateway(asio::any_io_executor executor, sandbox::Manager& manager, BearerAuth bearer, GatewayOptions options = {});
+  void Register(http::Router& router);
+
+ private:
+  struct Target;
+  Task<void> Serve(http::Exchange& ex);
+  Task<void> Post(http::Exchange& ex, const Target& target);
+  Task<void> Get(http::Exchange& ex, const Target& target);
+  Task<void> Delete(http::Exchange& ex, const Target& target);
+
+  sandbox::Manager& manager_;
+  BearerAuth bearer_;
+  GatewayOptions options_;
+  OriginPolicy origins_;
+  AgentLinks links_;
+  Streams streams_;
+};
 
 }  // namespace sbx::gateway

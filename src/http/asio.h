@@ -27,7 +27,9 @@ using Task = boost::asio::awaitable<T>;
 // inside a co_await expression: they are destroyed twice or copied with
 // dangling small-string pointers (double frees under ASan). Never write
 // `co_await f(T{...})` or `co_await f([x] {...})`: build the value in a local
-// first and move it in. Function-call prvalues (`co_await f(Make())`) are fine.
+// first and move it in. Function-call prvalues (`co_await f(Make())`) are fine,
+// but a conditional between two of them (`co_await f(c ? A() : B())`) is not:
+// it double-freed the response in the MCP gateway.
 //
 // Boost 1.74: `parser.body_limit(boost::none)` does not lift the limit (every
 // body with a Content-Length is then refused); pass the largest uint64 instead.

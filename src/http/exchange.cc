@@ -188,6 +188,42 @@ Task<void> Exchange::Send(Response r) {
   if (ec) broken_ = true;
 }
 
+Task<bool> Exchange::BeginStream(Response r) {
+  responded_ = true;
+  bhttp::response<bhttp::empty_body> res{static_cast<bhttp::status>(r.status), parser_.get().version()};
+  res.set(bhttp::field::server, "sandboxd");
+  if (!r.content_type.empty()) res.set(bhttp::field::content_type, r.content_type);
+  for (auto& [k, v] : r.headers) res.set(k, v);
+  res.keep_alive(parser_.get().keep_alive() && reusable());
+  res.chunked(true);
+  bhttp::response_serializer<bhttp::empty_body> serializer{res};
+  beast::error_code ec;
+  stream_.expires_after(body_timeout_);
+  co_await bhttp::async_write_header(stream_, serializer, asio::redirect_error(asio::use_awaitable, ec));
+  if (ec) broken_ = true;
+  co_return !ec;
+}
+
+Task<bool> Exchange::SendChunk(std::string data) {
+  if (broken_) co_return false;
+  if (data.empty()) co_return true;  // an empty chunk would end the stream
+  beast::error_code ec;
+  stream_.expires_after(body_timeout_);
+  co_await asio::async_write(stream_, bhttp::make_chunk(asio::buffer(data)),
+                             asio::redirect_error(asio::use_awaitable, ec));
+  if (ec) broken_ = true;
+  co_return !ec;
+}
+
+Task<bool> Exchange::EndStream() {
+  if (broken_) co_return false;
+  beast::error_code ec;
+  stream_.expires_after(body_timeout_);
+  co_await asio::async_write(stream_, bhttp::make_chunk_last(), asio::redirect_error(asio::use_awaitable, ec));
+  if (ec) broken_ = true;
+  co_return !ec;
+}
+
 Task<void> Exchange::SendFile(std::string path, std::string content_type,
                               std::vector<std::pair<std::string, std::string>> headers) {
   bhttp::file_body::value_type file;

@@ -81,6 +81,14 @@ class Exchange {
   Task<void> SendFile(std::string path, std::string content_type,
                       std::vector<std::pair<std::string, std::string>> headers = {});
 
+  // A streamed response (chunked transfer encoding), for Server-Sent Events:
+  // BeginStream sends the head (the body of `head` is ignored), SendChunk one
+  // piece as soon as it is ready, EndStream the last chunk. Each returns false
+  // once the peer is gone; the connection then closes.
+  Task<bool> BeginStream(Response head);
+  Task<bool> SendChunk(std::string data);
+  Task<bool> EndStream();
+
   bool responded() const { return responded_; }
   // False once the body was left unread or broken: the connection must close.
   bool reusable() const;

@@ -37,6 +37,7 @@ __attribute__((no_sanitize("address", "undefined"))) int SwapMain(void* arg) {
   ::_exit(0);
 }
 
+// The same options as OverlayOptions (spec.cc says why).
 Result<int> BuildOverlay(const Layers& layers) {
   int fs = static_cast<int>(::syscall(SYS_fsopen, "overlay", FSOPEN_CLOEXEC));
   if (fs < 0) return SysError("fsopen overlay");
@@ -44,7 +45,7 @@ Result<int> BuildOverlay(const Layers& layers) {
     return ::syscall(SYS_fsconfig, fs, FSCONFIG_SET_STRING, key, value.c_str(), 0) == 0;
   };
   bool ok = set("lowerdir", layers.lower) && set("upperdir", layers.upper) && set("workdir", layers.work) &&
-            set("index", "off") && set("redirect_dir", "off") && set("metacopy", "off") &&
+            set("index", "off") && set("redirect_dir", "on") && set("metacopy", "off") &&
             set("xino", "off") && ::syscall(SYS_fsconfig, fs, FSCONFIG_CMD_CREATE, nullptr, nullptr, 0) == 0;
   if (!ok) {
     Error e = SysError("configure overlay");

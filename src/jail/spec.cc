@@ -51,10 +51,15 @@ Result<std::string> OverlayOptions(const Layers& layers) {
   for (const std::string* p : {&layers.lower, &layers.upper, &layers.work})
     if (!UsableInOptions(*p))
       return MakeError(ErrorCode::kInvalidArgument, "unusable overlay layer path: " + *p);
-  // No index, redirects or metacopy: features that trust on-disk xattrs the
-  // sandbox could influence through its upper layer.
+  // redirect_dir=on: without it renaming a directory of the lower layer
+  // fails with EXDEV, which tools and programs (rename(2), git, move_file)
+  // do not expect of a workspace. Its trusted.overlay.* xattrs are safe here:
+  // only the kernel writes them (the sandbox has no CAP_SYS_ADMIN in the
+  // initial user namespace, and overlayfs refuses its own xattrs from
+  // above), our extractor writes no xattrs into lower layers, and a redirect
+  // resolves only within this overlay's layers. Index and metacopy stay off.
   return "lowerdir=" + layers.lower + ",upperdir=" + layers.upper + ",workdir=" + layers.work +
-         ",index=off,redirect_dir=off,metacopy=off,xino=off";
+         ",index=off,redirect_dir=on,metacopy=off,xino=off";
 }
 
 }  // namespace sbx::jail

@@ -1,50 +1,265 @@
-"""The MCP URLs handed out at acquire: until the MCP gateway lands they answer
-503, but only after checking the sandbox, the server and the token."""
+"""The MCP Streamable HTTP gateway: credentials, Host/Origin, sessions,
+content negotiation, batches, GET streams and DELETE, as raw HTTP (the Node
+suite in tests/mcp drives the same endpoint with the official SDK)."""
 
 from __future__ import annotations
 
-import urllib.parse
+import json
+import re
+import threading
 
 import httpx
+import pytest
+
+from mcp_http import ACCEPT_BOTH, McpClient, init_request, notification, request, split_url, sse_messages
+
+SESSION_REQUIRED = {"jsonrpc": "2.0", "id": None,
+                    "error": {"code": -32000, "message": "Bad Request: Mcp-Session-Id header is required"}}
+SESSION_GONE = {"jsonrpc": "2.0", "id": None, "error": {"code": -32001, "message": "Session not found"}}
+ALLOWED = "Allowed directories:\n/data"
 
 
-def _split(url: str):
-    parts = urllib.parse.urlsplit(url)
-    return parts.path, dict(urllib.parse.parse_qsl(parts.query))
+@pytest.fixture
+def sandbox(owner):
+    sb = owner.acquire_ok(server_names=["filesystem", "git"])
+    yield sb
+    owner.release(sb["local_sandbox_id"])
 
 
-def test_mcp_url_checks_before_answering_unavailable(server, owner):
+@pytest.fixture
+def client(server, sandbox):
+    c = McpClient(server, sandbox["servers"][0]["mcp_server_url"])
+    yield c
+    c.close()
+
+
+def test_credentials_sandbox_and_server_are_checked_first(server, owner, other_owner):
     sb = owner.acquire_ok(server_names=["filesystem", "git"])
     sid = sb["local_sandbox_id"]
-    path, query = _split(sb["servers"][0]["mcp_server_url"])
+    path, query = split_url(sb["servers"][0]["mcp_server_url"])
     assert path == "/filesystem/mcp/"
     c = server.raw()
+    body = init_request()
+    hdr = {"Accept": ACCEPT_BOTH}
 
-    r = c.post(server.base + path, params=query, json={"jsonrpc": "2.0", "id": 1, "method": "ping"})
-    assert r.status_code == 503
-    assert r.json() == {"detail": "The 'filesystem' MCP server is not available in this sandboxd build yet"}
-    r = c.post(server.base + path.rstrip("/"), params=query, json={})  # without the trailing slash
-    assert r.status_code == 503
-
-    r = c.post(server.base + path, params={**query, "token": query["token"][:-1] + "A"}, json={})
+    r = c.post(server.base + path, params={**query, "token": query["token"][:-1] + "A"}, json=body, headers=hdr)
+    assert (r.status_code, r.json()) == (401, {"detail": "Invalid or missing sandbox token"})
+    r = c.post(server.base + path, params={"local_sandbox_id": sid}, json=body, headers=hdr)
     assert r.status_code == 401
-    assert r.json() == {"detail": "Invalid or missing sandbox token"}
-    r = c.post(server.base + path, params={"local_sandbox_id": sid}, json={})
-    assert r.status_code == 401
-
-    r = c.post(server.base + "/terminal/mcp/", params=query, json={})  # not in this sandbox
+    r = c.post(server.base + "/terminal/mcp/", params=query, json=body, headers=hdr)
     assert r.status_code == 404
-    assert "has no 'terminal' server" in r.json()["detail"]
-    r = c.post(server.base + "/nonsense/mcp/", params=query, json={})
+    assert r.json() == {"detail": f"Local sandbox {sid} has no 'terminal' server; acquire one that lists it"}
+    r = c.post(server.base + "/nonsense/mcp/", params=query, json=body, headers=hdr)
     assert r.status_code == 404
 
-    # Another sandbox's token does not open this one.
     other = owner.acquire_ok(server_names=["filesystem"])
-    _, other_query = _split(other["servers"][0]["mcp_server_url"])
-    r = c.post(server.base + path, params={**query, "token": other_query["token"]}, json={})
+    _, other_query = split_url(other["servers"][0]["mcp_server_url"])
+    r = c.post(server.base + path, params={**query, "token": other_query["token"]}, json=body, headers=hdr)
     assert r.status_code == 401
+
+    # The owner's bearer key opens it without the token; another owner's does not.
+    r = c.post(server.base + path, params={"local_sandbox_id": sid}, json=body,
+               headers={**hdr, "Authorization": f"Bearer {owner.key}"})
+    assert r.status_code == 200, r.text
+    r = c.post(server.base + path, params={"local_sandbox_id": sid}, json=body,
+               headers={**hdr, "Authorization": f"Bearer {other_owner.key}"})
+    assert (r.status_code, r.json()) == (404, {"detail": f"Local sandbox {sid} not found"})
+
+    # Without the trailing slash too.
+    r = c.post(server.base + path.rstrip("/"), params=query, json=body, headers=hdr)
+    assert r.status_code == 200
 
     assert owner.release(sid).status_code == 200
-    r = c.post(server.base + path, params=query, json={})
+    r = c.post(server.base + path, params=query, json=body, headers=hdr)
+    assert (r.status_code, r.json()) == (404, {"detail": f"Local sandbox {sid} not found"})
+
+
+def test_initialize_issues_a_session_and_negotiates_the_version(client):
+    for version, expect in [("2025-11-25", "2025-11-25"), ("2025-06-18", "2025-06-18"),
+                            ("2025-03-26", "2025-03-26"), ("2030-01-01", "2025-11-25")]:
+        r = client.post(init_request(version=version), **{"MCP-Protocol-Version": None})
+        assert r.status_code == 200, r.text
+        assert r.headers["content-type"] == "application/json"
+        assert re.fullmatch(r"[0-9a-f]{32}", r.headers["mcp-session-id"])
+        assert r.json() == {"jsonrpc": "2.0", "id": 0, "result": {
+            "protocolVersion": expect, "capabilities": {"tools": {"listChanged": True}},
+            "serverInfo": {"name": "secure-filesystem-server", "version": "0.2.0"}}}
+    # Each initialize is a new session.
+    a = client.post(init_request()).headers["mcp-session-id"]
+    b = client.post(init_request()).headers["mcp-session-id"]
+    assert a != b
+    # A failed initialize makes none.
+    r = client.post(request(1, "initialize", {}))
+    assert r.status_code == 200
+    assert r.json()["error"]["code"] == -32602
+    assert "mcp-session-id" not in r.headers
+
+
+def test_session_header_is_required_and_checked(client):
+    client.initialize()
+    r = client.post(request(1, "ping"), **{"Mcp-Session-Id": None})
+    assert (r.status_code, r.json()) == (400, SESSION_REQUIRED)
+    r = client.post(request(1, "ping"), **{"Mcp-Session-Id": "0" * 32})
+    assert (r.status_code, r.json()) == (404, SESSION_GONE)
+    assert client.call("ping") == {"jsonrpc": "2.0", "id": 1, "result": {}}
+
+
+def test_delete_ends_the_session(client):
+    client.initialize()
+    r = client.http.delete(client.url, params=client.query, headers=client.headers())
+    assert r.status_code == 200
+    r = client.post(request(1, "ping"))
+    assert (r.status_code, r.json()) == (404, SESSION_GONE)
+    r = client.http.delete(client.url, params=client.query, headers=client.headers())
+    assert (r.status_code, r.json()) == (404, SESSION_GONE)
+    r = client.http.delete(client.url, params=client.query, headers=client.headers(**{"Mcp-Session-Id": None}))
+    assert (r.status_code, r.json()) == (400, SESSION_REQUIRED)
+
+
+def test_protocol_version_header_is_checked(client):
+    client.initialize()
+    r = client.post(request(1, "ping"), **{"MCP-Protocol-Version": "1999-01-01"})
+    assert r.status_code == 400
+    assert r.json() == {"jsonrpc": "2.0", "id": None, "error": {"code": -32000, "message":
+        "Bad Request: Unsupported protocol version: 1999-01-01 (supported versions: "
+        "2025-11-25, 2025-06-18, 2025-03-26, 2024-11-05)"}}
+    r = client.post(request(2, "ping"), **{"MCP-Protocol-Version": None})  # absent: assumed 2025-03-26
+    assert r.status_code == 200
+
+
+def test_accept_and_content_type(client):
+    client.initialize()
+    r = client.post(request(1, "ping"), Accept="text/html")
+    assert r.status_code == 406
+    assert r.json()["error"]["message"].startswith("Not Acceptable")
+    r = client.post(request(2, "ping"), Accept="text/event-stream")
+    assert r.status_code == 200
+    assert r.headers["content-type"] == "text/event-stream"
+    assert sse_messages(r.text) == [{"jsonrpc": "2.0", "id": 2, "result": {}}]
+    r = client.post(request(3, "ping"), Accept="*/*")
+    assert (r.status_code, r.headers["content-type"]) == (200, "application/json")
+    r = client.post(request(4, "ping"), **{"Content-Type": "text/plain"})
+    assert r.status_code == 415
+
+
+def test_malformed_bodies(client):
+    client.initialize()
+    r = client.post(b"{not json")
+    assert (r.status_code, r.json()) == (400, {"jsonrpc": "2.0", "id": None, "error": {
+        "code": -32700, "message": "Parse error: the body is not valid JSON"}})
+    r = client.post(b"[]")
+    assert r.status_code == 400 and r.json()["error"]["code"] == -32600
+    r = client.post({"jsonrpc": "1.0", "id": 5, "method": "ping"})
+    assert r.status_code == 200
+    assert r.json() == {"jsonrpc": "2.0", "id": 5, "error": {"code": -32600,
+                                                               "message": "Invalid Request: \"jsonrpc\" must be \"2.0\""}}
+    r = client.post(request(6, "no/such/method"))
+    assert r.json() == {"jsonrpc": "2.0", "id": 6, "error": {"code": -32601, "message": "Method not found"}}
+    r = client.post(b"x" * (32 * 1024 * 1024 + 1))
+    assert r.status_code == 413
+
+
+def test_notifications_get_202_and_batches_get_arrays(client):
+    client.initialize()
+    r = client.post(notification("notifications/progress", {"progressToken": 1, "progress": 1}))
+    assert (r.status_code, r.content) == (202, b"")
+    r = client.post([request(1, "ping"), notification("notifications/initialized"), request(2, "tools/call", {
+        "name": "list_allowed_directories", "arguments": {}})])
+    assert r.status_code == 200
+    body = r.json()
+    assert body[0] == {"jsonrpc": "2.0", "id": 1, "result": {}}
+    assert body[1]["id"] == 2 and body[1]["result"]["content"] == [{"type": "text", "text": ALLOWED}]
+    r = client.post([init_request(), request(1, "ping")])
+    assert r.status_code == 400
+    assert r.json()["error"]["message"] == "Invalid Request: initialize must be sent on its own"
+
+
+def test_host_and_origin_are_validated(server, client):
+    port = server.addr.split(":")[1]
+    r = client.post(init_request(), Host=f"evil.example:{port}")
+    assert r.status_code == 403
+    assert "not this server's public address" in r.json()["detail"]
+    r = client.post(init_request(), Origin="http://evil.example")
+    assert r.status_code == 403
+    r = client.post(init_request(), Origin=f"http://localhost:{port}", Host=f"localhost:{port}")
+    assert r.status_code == 200
+
+
+def test_sessions_and_sandboxes_are_isolated(server, owner, sandbox):
+    other = owner.acquire_ok(server_names=["filesystem"])
+    a = McpClient(server, sandbox["servers"][0]["mcp_server_url"])
+    b = McpClient(server, sandbox["servers"][0]["mcp_server_url"])
+    c = McpClient(server, other["servers"][0]["mcp_server_url"])
+    for x in (a, b, c):
+        x.initialize()
+    assert len({a.session, b.session, c.session}) == 3
+    # A session id is only good on its own sandbox.
+    r = c.post(request(1, "ping"), **{"Mcp-Session-Id": a.session})
+    assert (r.status_code, r.json()) == (404, SESSION_GONE)
+    # Concurrent calls with the same JSON-RPC ids each get their own answers.
+    results = {}
+
+    def run(name, cl):
+        results[name] = [cl.call("tools/list")["result"]["tools"][0]["name"] for _ in range(20)]
+    threads = [threading.Thread(target=run, args=(n, cl)) for n, cl in (("a", a), ("b", b), ("c", c))]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert all(len(v) == 20 for v in results.values())
+    # Ending one session leaves the other alone.
+    assert a.http.delete(a.url, params=a.query, headers=a.headers()).status_code == 200
+    assert b.call("ping")["result"] == {}
+    for x in (a, b, c):
+        x.close()
+
+
+def test_get_stream_opens_and_ends_with_the_session(client):
+    client.initialize()
+    r = client.http.get(client.url, params=client.query, headers=client.headers(Accept="application/json"))
+    assert r.status_code == 406
+    r = client.http.get(client.url, params=client.query,
+                        headers=client.headers(Accept="text/event-stream", **{"Mcp-Session-Id": None}))
+    assert (r.status_code, r.json()) == (400, SESSION_REQUIRED)
+    r = client.http.get(client.url, params=client.query,
+                        headers=client.headers(Accept="text/event-stream", **{"Mcp-Session-Id": "f" * 32}))
+    assert (r.status_code, r.json()) == (404, SESSION_GONE)
+
+    got = {}
+
+    def listen():
+        with httpx.Client(timeout=20) as h:
+            with h.stream("GET", client.url, params=client.query,
+                          headers=client.headers(Accept="text/event-stream")) as s:
+                got["status"] = s.status_code
+                got["type"] = s.headers["content-type"]
+                got["body"] = b"".join(s.iter_raw())
+    t = threading.Thread(target=listen)
+    t.start()
+    import time
+    deadline = time.monotonic() + 10
+    while "status" not in got and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert got.get("status") == 200 and got["type"] == "text/event-stream"
+    # Other requests go on while the stream is open; DELETE ends it.
+    assert client.call("ping")["result"] == {}
+    assert client.http.delete(client.url, params=client.query, headers=client.headers()).status_code == 200
+    t.join(10)
+    assert not t.is_alive()
+    assert got["body"] == b": stream open\n\n"
+
+
+def test_sessions_survive_a_sandboxd_restart(make_server):
+    s = make_server()
+    owner = s.new_owner()
+    sb = owner.acquire_ok(server_names=["filesystem"])
+    c = McpClient(s, sb["servers"][0]["mcp_server_url"])
+    c.initialize()
+    s.restart(kill=True)
+    c.url = s.base + c.path
+    assert c.tool("list_allowed_directories")["content"] == [{"type": "text", "text": ALLOWED}]
+    owner = s.client(owner.key)
+    assert owner.release(sb["local_sandbox_id"]).status_code == 200
+    r = c.post(request(9, "ping"))
     assert r.status_code == 404
-    assert r.json() == {"detail": f"Local sandbox {sid} not found"}
+    c.close()

@@ -1,0 +1,106 @@
+#include "agent/mcp_host.h"
+
+#include "agent/protocol.h"
+#include "servers/registry.h"
+
+namespace sbx::agent {
+namespace {
+
+constexpr int kInvalidParams = -32602;
+constexpr int kNotFoundCode = -32004;
+
+std::string Key(const std::string& server, const std::string& session) { return server + '\n' + session; }
+
+}  // namespace
+
+McpHost::McpHost(std::size_t max_sessions, std::size_t max_workers)
+    : max_sessions_(max_sessions), workers_(max_workers) {}
+
+std::size_t McpHost::sessions() const {
+  std::lock_guard lock(mu_);
+  return sessions_.size();
+}
+
+Result<std::shared_ptr<mcp::Session>> McpHost::Open(const Json& params) {
+  if (!params.is_object() || !params.contains("server") || !params["server"].is_string() ||
+      !params.contains("session") || !params["session"].is_string())
+    return MakeError(ErrorCode::kInvalidArgument, "mcp: params need \"server\" and \"session\" strings");
+  const std::string server = params["server"].get<std::string>();
+  const std::string key = Key(server, params["session"].get<std::string>());
+  std::lock_guard lock(mu_);
+  if (auto it = sessions_.find(key); it != sessions_.end()) {
+    lru_.splice(lru_.begin(), lru_, it->second.lru);
+    return it->second.session;
+  }
+  if (!params.value("create", false)) return MakeError(ErrorCode::kNotFound, "Session not found");
+  auto definition = servers::Find(server);
+  if (!definition) return MakeError(ErrorCode::kNotFound, "no MCP server '" + server + "' in this agent");
+  // A client that never ends its sessions must not grow the agent without
+  // bound: the least recently used session goes first.
+  while (sessions_.size() >= max_sessions_ && !lru_.empty()) {
+    auto victim = sessions_.find(lru_.back());
+    victim->second.session->CancelAll();
+    sessions_.erase(victim);
+    lru_.pop_back();
+  }
+  lru_.push_front(key);
+  auto session = std::make_shared<mcp::Session>(std::move(definition));
+  sessions_.emplace(key, Entry{session, lru_.begin()});
+  return session;
+}
+
+void McpHost::Message(const Json& id, const Json& params, const Reply& reply) {
+  auto session = Open(params);
+  if (!session) {
+    int code = session.error().code == ErrorCode::kNotFound ? kNotFoundCode : kInvalidParams;
+    reply(ErrorResponse(id, code, session.error().message));
+    return;
+  }
+  const Json& message = params.contains("message") ? params["message"] : Json();
+  mcp::Session::Outcome outcome = (*session)->Handle(message);
+  if (params.value("create", false) && !(*session)->initialized()) {
+    // A failed initialize leaves no session behind.
+    std::lock_guard lock(mu_);
+    auto it = sessions_.find(Key(params["server"].get<std::string>(), params["session"].get<std::string>()));
+    if (it != sessions_.end() && it->second.session == *session) {
+      lru_.erase(it->second.lru);
+      sessions_.erase(it);
+    }
+  }
+  if (!outcome.call) {
+    reply(ResultResponse(id, Json{{"reply", outcome.reply ? *outcome.reply : Json()}}));
+    return;
+  }
+  workers_.Post([call = std::move(outcome.call), id, reply] {
+    auto notify = [&](Json message) {
+      reply(Json{{"jsonrpc", "2.0"},
+                 {"method", "mcp.notify"},
+                 {"params", Json{{"call", id}, {"message", std::move(message)}}}});
+    };
+    Json answer = call->Run(notify);
+    reply(ResultResponse(id, Json{{"reply", std::move(answer)}}));
+  });
+}
+
+Result<Json> McpHost::Close(const Json& params) {
+  if (!params.is_object() || !params.contains("server") || !params.contains("session"))
+    return MakeError(ErrorCode::kInvalidArgument, "mcp.close: params need \"server\" and \"session\"");
+  std::lock_guard lock(mu_);
+  auto it = sessions_.find(Key(params.value("server", ""), params.value("session", "")));
+  if (it == sessions_.end()) return MakeError(ErrorCode::kNotFound, "Session not found");
+  it->second.session->CancelAll();
+  lru_.erase(it->second.lru);
+  sessions_.erase(it);
+  return Json::object();
+}
+
+Result<Json> McpHost::Probe(const Json& params) {
+  if (!params.is_object() || !params.contains("server") || !params.contains("session"))
+    return MakeError(ErrorCode::kInvalidArgument, "mcp.session: params need \"server\" and \"session\"");
+  std::lock_guard lock(mu_);
+  auto it = sessions_.find(Key(params.value("server", ""), params.value("session", "")));
+  if (it == sessions_.end()) return MakeError(ErrorCode::kNotFound, "Session not found");
+  return Json{{"protocolVersion", it->second.session->protocol_version()}};
+}
+
+}  // namespace sbx::agent

@@ -1,0 +1,176 @@
+#include "gateway/agent_link.h"
+
+#include <unistd.h>
+
+#include <chrono>
+#include <optional>
+
+#include "agent/client.h"
+#include "agent/protocol.h"
+
+namespace sbx::gateway {
+
+// A call in flight. Lives on the caller's executor: the link posts results
+// and notifications there, and the waiting coroutine checks the state before
+// each wait, so a wake-up cannot be lost.
+struct AgentLink::Pending {
+  explicit Pending(asio::any_io_executor caller) : executor(caller), timer(caller) {}
+  asio::any_io_executor executor;
+  asio::steady_timer timer;
+  std::optional<Result<Json>> result;
+  std::deque<Json> notes;
+};
+
+Result<std::shared_ptr<AgentLink>> AgentLink::Connect(asio::any_io_executor executor, const std::string& path,
+                                                      std::function<void(AgentLink*)> on_close) {
+  auto fd = agent::ConnectTo(path);
+  if (!fd) return fd.error();
+  std::shared_ptr<AgentLink> link(new AgentLink(std::move(executor), *fd, std::move(on_close)));
+  asio::co_spawn(link->strand_, link->ReadLoop(), asio::detached);
+  return link;
+}
+
+AgentLink::AgentLink(asio::any_io_executor executor, int fd, std::function<void(AgentLink*)> on_close)
+    : strand_(asio::make_strand(executor)), socket_(strand_), on_close_(std::move(on_close)) {
+  socket_.assign(asio::local::stream_protocol(), fd);
+}
+
+AgentLink::~AgentLink() = default;
+
+void AgentLink::Close() {
+  asio::post(strand_, [self = shared_from_this()] { self->Fail("the gateway closed the link"); });
+}
+
+Task<Result<Json>> AgentLink::Call(const char* method, Json params, const NoteSink* notes) {
+  auto caller = co_await asio::this_coro::executor;
+  auto pending = std::make_shared<Pending>(caller);
+  asio::post(strand_, [self = shared_from_this(), pending, method, params = std::move(params)]() mutable {
+    self->Start(std::move(pending), method, std::move(params));
+  });
+  for (;;) {
+    while (!pending->notes.empty()) {
+      Json note = std::move(pending->notes.front());
+      pending->notes.pop_front();
+      if (notes) co_await (*notes)(std::move(note));
+    }
+    if (pending->result) break;
+    pending->timer.expires_at(asio::steady_timer::time_point::max());
+    beast::error_code ec;
+    co_await pending->timer.async_wait(asio::redirect_error(asio::use_awaitable, ec));
+  }
+  co_return std::move(*pending->result);
+}
+
+void AgentLink::Start(std::shared_ptr<Pending> pending, const char* method, Json params) {
+  if (closed_) {
+    asio::post(pending->executor, [pending] {
+      pending->result = MakeError(ErrorCode::kUnavailable, "the sandbox's agent cannot be reached");
+      pending->timer.cancel();
+    });
+    return;
+  }
+  std::int64_t id = next_id_++;
+  pending_.emplace(id, std::move(pending));
+  std::string text = agent::Request(id, method, std::move(params)).dump(-1, ' ', false, Json::error_handler_t::replace);
+  auto n = static_cast<std::uint32_t>(text.size());
+  std::string frame = {static_cast<char>(n >> 24), static_cast<char>(n >> 16), static_cast<char>(n >> 8),
+                       static_cast<char>(n)};
+  frame += text;
+  writes_.push_back(std::move(frame));
+  if (writing_.empty()) WriteNext();
+}
+
+void AgentLink::WriteNext() {
+  // Everything queued goes out in one write.
+  writing_.clear();
+  while (!writes_.empty()) {
+    writing_ += writes_.front();
+    writes_.pop_front();
+  }
+  if (writing_.empty()) return;
+  asio::async_write(socket_, asio::buffer(writing_),
+                    asio::bind_executor(strand_, [self = shared_from_this()](beast::error_code ec, std::size_t) {
+                      if (ec) return self->Fail("the sandbox's agent went away: " + ec.message());
+                      self->WriteNext();
+                    }));
+}
+
+Task<void> AgentLink::ReadLoop() {
+  auto self = shared_from_this();
+  std::string body;
+  for (;;) {
+    unsigned char head[4];
+    beast::error_code ec;
+    co_await asio::async_read(socket_, asio::buffer(head), asio::redirect_error(asio::use_awaitable, ec));
+    if (ec) break;
+    std::uint32_t n = (std::uint32_t(head[0]) << 24) | (std::uint32_t(head[1]) << 16) |
+                      (std::uint32_t(head[2]) << 8) | std::uint32_t(head[3]);
+    if (n > agent::kMaxFrameBytes) break;
+    body.resize(n);
+    co_await asio::async_read(socket_, asio::buffer(body), asio::redirect_error(asio::use_awaitable, ec));
+    if (ec) break;
+    Json frame = Json::parse(body, nullptr, false);
+    if (frame.is_discarded() || !frame.is_object()) break;
+    Deliver(frame);
+  }
+  Fail("the sandbox's agent closed the connection");
+}
+
+void AgentLink::Deliver(const Json& frame) {
+  if (frame.contains("method")) {
+    if (frame["method"] != "mcp.notify") return;
+    const Json& params = frame.value("params", Json::object());
+    if (!params.contains("call") || !params["call"].is_number_integer()) return;
+    auto it = pending_.find(params["call"].get<std::int64_t>());
+    if (it == pending_.end()) return;
+    asio::post(it->second->executor, [pending = it->second, message = params.value("message", Json())] {
+      pending->notes.push_back(message);
+      pending->timer.cancel();
+    });
+    return;
+  }
+  if (!frame.contains("id") || !frame["id"].is_number_integer()) return;
+  auto it = pending_.find(frame["id"].get<std::int64_t>());
+  if (it == pending_.end()) return;
+  auto pending = std::move(it->second);
+  pending_.erase(it);
+  Result<Json> result = frame.contains("error") ? Result<Json>(agent::ErrorFromReply(frame["error"]))
+                                                : Result<Json>(frame.value("result", Json::object()));
+  asio::post(pending->executor, [pending, result = std::move(result)]() mutable {
+    pending->result = std::move(result);
+    pending->timer.cancel();
+  });
+}
+
+void AgentLink::Fail(const std::string& why) {
+  if (closed_) return;
+  closed_ = true;
+  beast::error_code ignored;
+  socket_.close(ignored);
+  for (auto& [_, pending] : pending_) {
+    asio::post(pending->executor, [pending, why] {
+      pending->result = MakeError(ErrorCode::kUnavailable, why);
+      pending->timer.cancel();
+    });
+  }
+  pending_.clear();
+  if (on_close_) on_close_(this);
+}
+
+Result<std::shared_ptr<AgentLink>> AgentLinks::Get(const std::string& sandbox_id, const std::string& socket_path) {
+  std::lock_guard lock(mu_);
+  if (auto it = links_.find(sandbox_id); it != links_.end()) return it->second;
+  auto link = AgentLink::Connect(executor_, socket_path,
+                                 [this, sandbox_id](AgentLink* gone) { Drop(sandbox_id, gone); });
+  if (!link) return link.error();
+  links_.emplace(sandbox_id, *link);
+  return *link;
+}
+
+void AgentLinks::Drop(const std::string& sandbox_id, const AgentLink* link) {
+  std::lock_guard lock(mu_);
+  auto it = links_.find(sandbox_id);
+  if (it != links_.end() && it->second.get() == link) links_.erase(it);
+}
+
+}  // namespace sbx::gateway

@@ -1,0 +1,77 @@
+// sandboxd's connections to sandbox-agents for MCP traffic: one unix socket
+// per sandbox, kept open and shared by every session of that sandbox, with
+// calls multiplexed by request id (the execution API keeps its own blocking
+// AgentClient; MCP calls may run for minutes and must not hold a thread).
+//
+// Thread-safety: AgentLink runs on its own strand; Call may be awaited from
+// any coroutine, and resumes on that coroutine's executor. AgentLinks is a
+// mutex-guarded map.
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+
+#include "core/json.h"
+#include "core/result.h"
+#include "http/asio.h"
+
+namespace sbx::gateway {
+
+class AgentLink : public std::enable_shared_from_this<AgentLink> {
+ public:
+  // Called, on the caller's executor, for each notification the agent sends
+  // about this call (progress of a tool call).
+  using NoteSink = std::function<Task<void>(Json)>;
+
+  // Connects to the agent socket at `path`; `on_close` runs once the link is
+  // broken (so the registry forgets it).
+  static Result<std::shared_ptr<AgentLink>> Connect(asio::any_io_executor executor, const std::string& path,
+                                                    std::function<void(AgentLink*)> on_close);
+  ~AgentLink();
+
+  // One request to the agent; its result object, or the agent's error
+  // (kUnavailable when the link breaks first).
+  // `method` is a literal; `notes` (may be null) must outlive the call.
+  Task<Result<Json>> Call(const char* method, Json params, const NoteSink* notes = nullptr);
+  void Close();
+
+ private:
+  struct Pending;
+  AgentLink(asio::any_io_executor executor, int fd, std::function<void(AgentLink*)> on_close);
+  void Start(std::shared_ptr<Pending> pending, const char* method, Json params);
+  void WriteNext();
+  Task<void> ReadLoop();
+  void Deliver(const Json& frame);
+  void Fail(const std::string& why);
+
+  asio::strand<asio::any_io_executor> strand_;
+  asio::local::stream_protocol::socket socket_;
+  std::function<void(AgentLink*)> on_close_;
+  std::map<std::int64_t, std::shared_ptr<Pending>> pending_;
+  std::deque<std::string> writes_;
+  std::string writing_;
+  bool closed_ = false;
+  std::int64_t next_id_ = 1;
+};
+
+// The live links, by sandbox id.
+class AgentLinks {
+ public:
+  explicit AgentLinks(asio::any_io_executor executor) : executor_(std::move(executor)) {}
+  // The sandbox's link, connecting to `socket_path` if there is none.
+  Result<std::shared_ptr<AgentLink>> Get(const std::string& sandbox_id, const std::string& socket_path);
+  // Forgets the sandbox's link if it is `link` (a newer one stays).
+  void Drop(const std::string& sandbox_id, const AgentLink* link);
+
+ private:
+  asio::any_io_executor executor_;
+  std::mutex mu_;
+  std::map<std::string, std::shared_ptr<AgentLink>> links_;
+};
+
+}  // namespace sbx::gateway

@@ -1,0 +1,108 @@
+// One MCP server (its info and tools) and the sessions clients hold with it:
+// the lifecycle (initialize with version negotiation, initialized, ping),
+// tools/list with cursor pagination, tools/call with argument validation,
+// and cancellation. No transport here: the host (sandbox-agent) feeds
+// messages in and carries replies and notifications out.
+//
+// Thread-safety: a ServerDefinition is immutable once built and shared by all
+// sessions. A Session's Handle runs on the host's I/O thread; the ToolCall it
+// may hand back runs on any thread, and Cancel may come from the I/O thread
+// meanwhile.
+#pragma once
+
+#include <atomic>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/json.h"
+#include "mcp/tool.h"
+
+namespace sbx::mcp {
+
+// Newest first; initialize answers the client's version if it is listed here,
+// else the newest.
+inline const std::vector<std::string> kSupportedProtocolVersions = {"2025-11-25", "2025-06-18", "2025-03-26",
+                                                                    "2024-11-05"};
+bool IsSupportedProtocolVersion(std::string_view version);
+
+struct ServerInfo {
+  std::string name;
+  std::string version;
+  std::string title;         // optional
+  std::string instructions;  // optional, sent in the initialize result
+};
+
+class ServerDefinition {
+ public:
+  ServerDefinition(ServerInfo info, std::vector<Tool> tools, std::size_t page_size = 100);
+  const ServerInfo& info() const { return info_; }
+  const std::vector<Tool>& tools() const { return tools_; }
+  const Tool* Find(std::string_view name) const;
+  std::size_t page_size() const { return page_size_; }
+
+ private:
+  ServerInfo info_;
+  std::vector<Tool> tools_;
+  std::map<std::string, std::size_t, std::less<>> index_;
+  std::size_t page_size_;
+};
+
+class Session;
+
+// A tools/call accepted by a session, to be run by the host.
+class ToolCall {
+ public:
+  // Runs the tool; returns the response message, or null if the client
+  // cancelled the call (MCP: no response to a cancelled request).
+  // `notify` carries notifications the call emits (progress).
+  Json Run(const std::function<void(Json)>& notify);
+  const Json& id() const { return id_; }
+
+ private:
+  friend class Session;
+  std::shared_ptr<Session> session_;
+  const Tool* tool_ = nullptr;
+  Json id_;
+  Json arguments_;
+  Json progress_token_;
+  std::shared_ptr<std::atomic<bool>> cancelled_;
+};
+
+class Session : public std::enable_shared_from_this<Session> {
+ public:
+  explicit Session(std::shared_ptr<const ServerDefinition> server);
+
+  struct Outcome {
+    std::optional<Json> reply;        // answer now (absent for notifications)
+    std::shared_ptr<ToolCall> call;   // or run this and answer with its result
+  };
+  Outcome Handle(const Json& message);
+
+  bool initialized() const { return initialized_; }
+  std::string protocol_version() const;
+  const ServerDefinition& server() const { return *server_; }
+  // Cancels every call in flight (the session is being closed).
+  void CancelAll();
+
+ private:
+  friend class ToolCall;
+  Json Initialize(const Json& id, const Json& params);
+  Json ListTools(const Json& id, const Json& params) const;
+  Outcome CallTool(const Json& id, const Json& params);
+  void Cancel(const Json& params);
+  void Finished(const Json& id);
+
+  std::shared_ptr<const ServerDefinition> server_;
+  std::atomic<bool> initialized_{false};
+  mutable std::mutex mu_;
+  std::string protocol_version_;
+  std::map<std::string, std::shared_ptr<std::atomic<bool>>> in_flight_;  // by id.dump()
+};
+
+}  // namespace sbx::mcp

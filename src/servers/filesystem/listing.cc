@@ -1,0 +1,332 @@
+#include "servers/filesystem/listing.h"
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <sys/stat.h>
+#include <unicode/coll.h>
+#include <unicode/locid.h>
+#include <unicode/unistr.h>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <memory>
+#include <optional>
+
+#include "servers/filesystem/dir_cursor.h"
+#include "servers/filesystem/file_ops.h"
+#include "servers/filesystem/js_text.h"
+#include "servers/filesystem/limits.h"
+#include "servers/filesystem/minimatch.h"
+#include "servers/filesystem/node_errors.h"
+#include "servers/filesystem/node_path.h"
+
+namespace sbx::servers::filesystem {
+namespace {
+
+// A failure that ends the whole call (a bound, a cancellation, a cursor that
+// lost its place), even where upstream would skip an entry.
+class Fatal : public FsError {
+ public:
+  using FsError::FsError;
+};
+
+std::vector<DirEntry> ReadEntries(int dir_fd, const std::string& path) {
+  std::vector<DirEntry> entries;
+  if (int err = ReadDirectory(dir_fd, entries, kMaxDirectoryEntries)) {
+    if (err == E2BIG)
+      throw Fatal("Directory too large: " + path + " holds more than " + std::to_string(kMaxDirectoryEntries) +
+                    " entries, over this server's limit");
+    ThrowErrno(err, "scandir", path);
+  }
+  return entries;
+}
+
+std::string ChildPath(const std::string& dir, const std::string& name) {
+  return dir == "/" ? "/" + name : dir + "/" + name;
+}
+
+// A minimatch pattern compiled on first use; a pattern minimatch rejects
+// throws at every use, as upstream's per-call minimatch() does.
+class LazyGlob {
+ public:
+  explicit LazyGlob(std::string pattern) : pattern_(std::move(pattern)) {}
+  bool Match(const std::string& path) {
+    if (!built_) {
+      built_ = true;
+      try {
+        glob_.emplace(pattern_, true);
+      } catch (const FsError& e) {
+        error_ = e.what();
+      }
+    }
+    if (error_) throw FsError(*error_);
+    return glob_->Match(path);
+  }
+
+ private:
+  std::string pattern_;
+  bool built_ = false;
+  std::optional<Minimatch> glob_;
+  std::optional<std::string> error_;
+};
+
+class GlobCache {
+ public:
+  LazyGlob& Get(const std::string& pattern) {
+    auto it = globs_.find(pattern);
+    if (it == globs_.end()) it = globs_.emplace(pattern, std::make_unique<LazyGlob>(pattern)).first;
+    return *it->second;
+  }
+
+ private:
+  std::map<std::string, std::unique_ptr<LazyGlob>> globs_;
+};
+
+void CheckCancelled(const mcp::ToolContext& context) {
+  if (context.cancelled()) throw Fatal("Cancelled");
+}
+
+}  // namespace
+
+std::string FormatSize(double bytes) {
+  static const char* const kUnits[] = {"B", "KB", "MB", "GB", "TB"};
+  if (bytes <= 0) return "0 B";
+  double i = std::floor(std::log(bytes) / std::log(1024.0));
+  if (i <= 0) return ToFixed(bytes, 0) + " B";
+  int unit = static_cast<int>(std::min(i, 4.0));
+  return ToFixed(bytes / std::pow(1024.0, unit), 2) + " " + kUnits[unit];
+}
+
+std::string ListDirectory(const PathPolicy& policy, const std::string& path) {
+  Target target = policy.Validate(path);
+  UniqueFd dir = OpenDirectoryTarget(target, "scandir");
+  std::string out;
+  for (const auto& e : ReadEntries(dir.get(), target.path)) {
+    if (!out.empty()) out += '\n';
+    out += (e.type == DT_DIR ? "[DIR] " : "[FILE] ") + DecodeUtf8Lossy(e.name);
+  }
+  return out;
+}
+
+std::string ListDirectoryWithSizes(const PathPolicy& policy, const std::string& path, bool sort_by_size) {
+  Target target = policy.Validate(path);
+  UniqueFd dir = OpenDirectoryTarget(target, "scandir");
+  struct Row {
+    std::string name;
+    bool is_dir;
+    double size;
+    icu::UnicodeString key;
+  };
+  std::vector<Row> rows;
+  for (const auto& e : ReadEntries(dir.get(), target.path)) {
+    Row row{DecodeUtf8Lossy(e.name), e.type == DT_DIR, 0, {}};
+    // upstream stats path.join(dir, name), following a link; a link is
+    // followed here only when its target validates as inside.
+    if (row.name == e.name && ChildPath(target.path, row.name).size() < PATH_MAX) {
+      if (e.type == DT_LNK) {
+        try {
+          Target linked = policy.Validate(ChildPath(target.path, row.name));
+          if (linked.exists) row.size = static_cast<double>(StatTarget(linked).size);
+        } catch (const std::exception&) {
+          row.size = 0;
+        }
+      } else {
+        struct stat st;
+        if (::fstatat(dir.get(), e.name.c_str(), &st, AT_SYMLINK_NOFOLLOW) == 0) row.size = static_cast<double>(st.st_size);
+      }
+    }
+    row.key = icu::UnicodeString::fromUTF8(row.name);
+    rows.push_back(std::move(row));
+  }
+  std::vector<const Row*> sorted;
+  for (const auto& r : rows) sorted.push_back(&r);
+  if (sort_by_size) {
+    std::stable_sort(sorted.begin(), sorted.end(), [](const Row* a, const Row* b) { return b->size < a->size; });
+  } else {
+    // String#localeCompare: ICU collation for the default (en-US) locale.
+    UErrorCode status = U_ZERO_ERROR;
+    std::unique_ptr<icu::Collator> collator(icu::Collator::createInstance(icu::Locale("en", "US"), status));
+    if (U_SUCCESS(status)) {
+      collator->setAttribute(UCOL_NORMALIZATION_MODE, UCOL_ON, status);
+      std::stable_sort(sorted.begin(), sorted.end(), [&](const Row* a, const Row* b) {
+        UErrorCode s = U_ZERO_ERROR;
+        return collator->compare(a->key, b->key, s) == UCOL_LESS;
+      });
+    }
+  }
+  std::string out;
+  double files = 0, dirs = 0, total = 0;
+  for (const Row* r : sorted) {
+    out += (r->is_dir ? "[DIR] " : "[FILE] ") + PadEnd(r->name, 30) + " " + (r->is_dir ? "" : PadStart(FormatSize(r->size), 10));
+    out += '\n';
+  }
+  for (const auto& r : rows) {
+    (r.is_dir ? dirs : files) += 1;
+    if (!r.is_dir) total += r.size;
+  }
+  out += "\nTotal: " + ToFixed(files, 0) + " files, " + ToFixed(dirs, 0) + " directories\nCombined size: " + FormatSize(total);
+  return out;
+}
+
+namespace {
+
+class TreeBuilder {
+ public:
+  TreeBuilder(const std::vector<std::string>& excludes, const mcp::ToolContext& context)
+      : excludes_(excludes), context_(context) {}
+
+  // The JSON array for the directory at the cursor, its closing bracket at
+  // `indent` spaces (JSON.stringify(…, null, 2) layout).
+  std::string Build(DirCursor& cursor, const std::string& real, const std::string& lexical, const std::string& rel,
+                    std::size_t indent) {
+    CheckCancelled(context_);
+    auto entries = ReadEntries(cursor.fd(), real);
+    std::string pad(indent + 2, ' '), key_pad(indent + 4, ' ');
+    std::string out;
+    for (const auto& e : entries) {
+      std::string name = DecodeUtf8Lossy(e.name);
+      std::string child_rel = rel.empty() ? name : rel + "/" + name;
+      if (Excluded(child_rel)) continue;
+      if (++count_ > kMaxTreeEntries)
+        throw Fatal("Directory tree too large: more than " + std::to_string(kMaxTreeEntries) +
+                      " entries, over this server's limit; narrow the path or add excludePatterns");
+      bool is_dir = e.type == DT_DIR;
+      out += out.empty() ? "[\n" : ",\n";
+      out += pad + "{\n" + key_pad + "\"name\": " + JsonQuote(name) + ",\n" + key_pad + "\"type\": \"" +
+             (is_dir ? "directory" : "file") + "\"";
+      if (is_dir) {
+        std::string child_lexical = ChildPath(lexical, name);
+        std::string child_real = ChildPath(real, name);
+        // upstream validates each subdirectory's path before reading it.
+        if (name != e.name) throw FsError("Parent directory does not exist: " + lexical);
+        if (child_real.size() >= PATH_MAX) ThrowErrno(ENAMETOOLONG, "realpath", child_lexical);
+        if (int err = cursor.Enter(e.name)) ThrowErrno(err == ELOOP ? ENOTDIR : err, "scandir", child_real);
+        std::string children = Build(cursor, child_real, child_lexical, child_rel, indent + 4);
+        bool left = false;
+        if (int err = cursor.Leave(left)) throw Fatal(err, NodeErrorMessage(err, "scandir", real));
+        out += ",\n" + key_pad + "\"children\": " + children;
+      }
+      out += "\n" + pad + "}";
+    }
+    if (out.empty()) return "[]";
+    return out + "\n" + std::string(indent, ' ') + "]";
+  }
+
+ private:
+  bool Excluded(const std::string& rel) {
+    for (const auto& p : excludes_) {
+      if (p.find('*') != std::string::npos) {
+        if (globs_.Get(p).Match(rel)) return true;
+        continue;
+      }
+      if (globs_.Get(p).Match(rel) || globs_.Get("**/" + p).Match(rel) || globs_.Get("**/" + p + "/**").Match(rel))
+        return true;
+    }
+    return false;
+  }
+
+  const std::vector<std::string>& excludes_;
+  const mcp::ToolContext& context_;
+  GlobCache globs_;
+  std::size_t count_ = 0;
+};
+
+class Searcher {
+ public:
+  Searcher(const PathPolicy& policy, const std::string& pattern, const std::vector<std::string>& excludes,
+           const mcp::ToolContext& context)
+      : policy_(policy), pattern_(pattern), excludes_(excludes), context_(context) {}
+
+  void Search(DirCursor& cursor, const std::string& real, const std::string& rel) {
+    CheckCancelled(context_);
+    auto entries = ReadEntries(cursor.fd(), real);
+    for (const auto& e : entries) {
+      if (++visited_ > kMaxSearchVisits)
+        throw Fatal("Search too large: more than " + std::to_string(kMaxSearchVisits) +
+                      " entries examined, over this server's limit; narrow the path or add excludePatterns");
+      std::string name = DecodeUtf8Lossy(e.name);
+      std::string full = ChildPath(real, name);
+      // upstream's per-entry validatePath: skip what it would reject.
+      if (name != e.name || full.size() >= PATH_MAX) continue;
+      if (e.type == DT_LNK) {
+        try {
+          policy_.Validate(full);
+        } catch (const std::exception&) {
+          continue;
+        }
+      }
+      std::string child_rel = rel.empty() ? name : rel + "/" + name;
+      try {
+        bool excluded = false;
+        for (const auto& p : excludes_) {
+          if (globs_.Get(p).Match(child_rel)) {
+            excluded = true;
+            break;
+          }
+        }
+        if (excluded) continue;
+        if (globs_.Get(pattern_).Match(child_rel)) {
+          if (results_.size() >= kMaxSearchResults)
+            throw Fatal("Search too large: more than " + std::to_string(kMaxSearchResults) +
+                        " matches, over this server's limit; use a more specific pattern");
+          results_.push_back(full);
+        }
+      } catch (const Fatal&) {
+        throw;
+      } catch (const FsError&) {
+        continue;  // minimatch threw: upstream skips the entry
+      }
+      if (e.type != DT_DIR) continue;
+      if (cursor.Enter(e.name) != 0) continue;  // replaced meanwhile: upstream's readdir fails, skipped
+      try {
+        Search(cursor, full, child_rel);
+      } catch (const Fatal&) {
+        throw;
+      } catch (const FsError&) {
+        // The subdirectory could not be read: upstream skips it.
+      }
+      bool left = false;
+      if (int err = cursor.Leave(left)) throw Fatal(err, NodeErrorMessage(err, "scandir", real));
+    }
+  }
+
+  const std::vector<std::string>& results() const { return results_; }
+
+ private:
+  const PathPolicy& policy_;
+  const std::string& pattern_;
+  const std::vector<std::string>& excludes_;
+  const mcp::ToolContext& context_;
+  GlobCache globs_;
+  std::vector<std::string> results_;
+  std::size_t visited_ = 0;
+};
+
+}  // namespace
+
+std::string DirectoryTree(const PathPolicy& policy, const std::string& path, const std::vector<std::string>& excludes,
+                          const mcp::ToolContext& context) {
+  Target target = policy.Validate(path);
+  std::string lexical = policy.Lexical(path);
+  DirCursor cursor(OpenDirectoryTarget(target, "scandir"));
+  TreeBuilder builder(excludes, context);
+  return builder.Build(cursor, target.path, lexical, "", 0);
+}
+
+std::string SearchFiles(const PathPolicy& policy, const std::string& path, const std::string& pattern,
+                        const std::vector<std::string>& excludes, const mcp::ToolContext& context) {
+  Target target = policy.Validate(path);
+  DirCursor cursor(OpenDirectoryTarget(target, "scandir"));
+  Searcher searcher(policy, pattern, excludes, context);
+  searcher.Search(cursor, target.path, "");
+  std::string out;
+  for (const auto& r : searcher.results()) {
+    if (!out.empty()) out += '\n';
+    out += r;
+  }
+  return out.empty() ? "No matches found" : out;
+}
+
+}  // namespace sbx::servers::filesystem

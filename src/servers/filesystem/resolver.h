@@ -1,0 +1,86 @@
+// Which paths a tool may touch, decided in the kernel.
+//
+// PathPolicy::Validate reproduces the upstream server's validatePath —
+// the same lexical resolution, the same realpath(3) semantics, the same
+// error messages — but resolves through descriptors instead of path strings:
+// from an O_PATH descriptor of an allowed root it opens one component at a
+// time with O_NOFOLLOW, reads each symbolic link itself and decides where it
+// points. A link (or chain) whose target stays inside an allowed directory is
+// followed the way realpath(3) would; one that leaves is refused with
+// upstream's message. The caller gets the resolved path for messages plus a
+// descriptor of a directory inside the root and the names below it, and does
+// its operation relative to that descriptor (openat/mkdirat/renameat2/… with
+// no symlink following), so a link swapped in after the check cannot redirect
+// it.
+//
+// Deliberate differences from upstream (it is the one that escapes):
+// - upstream compares a copy of the path with surrounding quotes and white
+//   space removed, so "/data'" or "/data " (siblings of /data) pass its check;
+//   here the path itself must lie inside an allowed directory as well.
+//
+// Limits: the root is trusted to stay in place; a directory renamed out of
+// the root while a call is using it carries that call with it, as with
+// openat2(RESOLVE_BENEATH). Inside the jail /data is its own mount, so
+// nothing can be renamed out of it.
+//
+// Thread-safety: a PathPolicy is immutable after construction; Validate may
+// run concurrently.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/unique_fd.h"
+
+namespace sbx::servers::filesystem {
+
+// Where a validated path lives.
+struct Target {
+  // What upstream's validatePath returns: the real path when the whole path
+  // exists, else the real path of the deepest existing directory followed by
+  // the requested names. Used in messages, exactly as upstream prints it.
+  std::string path;
+  // O_PATH descriptor of a directory inside an allowed root.
+  UniqueFd base;
+  // Names below `base` leading to the target (no "." or ".."); empty when the
+  // target is `base` itself (an allowed root).
+  std::vector<std::string> rest;
+  // Whether the whole path resolved (then `rest` holds at most one name).
+  bool exists = false;
+};
+
+class PathPolicy {
+ public:
+  // `configured`: the directories the server was started with, treated as
+  // upstream treats its command-line arguments (home expansion, both the
+  // given and the symlink-resolved form kept, inaccessible ones dropped).
+  explicit PathPolicy(const std::vector<std::string>& configured);
+
+  // The allowed directories in upstream's form and order.
+  const std::vector<std::string>& allowed() const { return allowed_; }
+
+  // Upstream's validatePath. Throws FsError with upstream's message.
+  Target Validate(std::string_view requested) const;
+
+  // The absolute path validatePath computes for `requested` before touching
+  // the file system (home expansion, relative paths against the allowed
+  // directories). Throws FsError for Windows drive paths.
+  std::string Lexical(std::string_view requested) const;
+
+  // Whether `path` (absolute, normalized) lies inside an allowed directory
+  // lexically (upstream's isPathWithinAllowedDirectories).
+  bool Within(std::string_view path) const;
+
+ private:
+  std::string Absolute(std::string_view expanded) const;
+  Target UnicodeEquivalent(const std::string& absolute) const;
+  std::string OutsideMessage(const std::string& absolute) const;
+  std::string SymlinkOutsideMessage(const std::string& real) const;
+
+  std::vector<std::string> allowed_;
+  std::vector<std::string> real_roots_;  // realpaths of allowed_, the walk's entry points
+  std::string home_;
+};
+
+}  // namespace sbx::servers::filesystem

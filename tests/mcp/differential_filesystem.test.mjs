@@ -1,0 +1,350 @@
+// Differential test of the filesystem MCP server: sandboxd's native server
+// (root /data, MCP Streamable HTTP through the gateway) against upstream
+// @modelcontextprotocol/server-filesystem 2026.8.31 (root = an identical copy
+// of the seed tree on the host, stdio, TZ=UTC). The same calls, in the same
+// order, go to both; every CallToolResult (content, structuredContent,
+// isError) must be identical after normalising
+//   (a) the root: upstream runs on <tmp>/data, so "<tmp>" is removed from its
+//       results ("<tmp>/data/x" -> "/data/x", "../x" -> "<tmp>/x" -> "/x");
+//   (b) get_file_info's created/modified/accessed values (placeholders, after
+//       checking they are dates; a modified time equal to the seeded mtime is
+//       kept as such, so a lost mtime still shows);
+//   (c) the random temp-file name of an atomic write in error texts
+//       ("<file>.<32 hex>.tmp").
+// Where upstream prints entries in readdir order (list_directory,
+// directory_tree, search_files) the order is that of the filesystem, not of
+// the server, so those compare order-insensitively (lines sorted, tree
+// children sorted by name). Everything else compares exactly. Afterwards the
+// two trees (ours from the workspace dump, upstream's from disk) must hold the
+// same entries with the same contents and permission bits.
+//
+// The cases are in lib/differential_corpus.mjs, one subtest each.
+//
+// SANDBOXD_DIFF_SELFTEST=1 runs upstream against a second upstream on another
+// copy instead of sandboxd (checks the normalisation: everything must pass).
+
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { isDeepStrictEqual } from 'node:util';
+import { after, before, describe, test } from 'node:test';
+
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+
+import { MCP_DIR, connectMcp, makeTarGz, mcpUnavailableReason, startSandboxd } from './lib/sandboxd.mjs';
+import { stripDescriptions } from './lib/filesystem_scenario.mjs';
+import { CASES, ROOT, SEED_MTIME, TREE_IGNORE, writeSeedTree } from './lib/differential_corpus.mjs';
+
+const SELFTEST = process.env.SANDBOXD_DIFF_SELFTEST === '1';
+const UPSTREAM_ENTRY = path.join(MCP_DIR, 'node_modules', '@modelcontextprotocol', 'server-filesystem', 'dist', 'index.js');
+
+// Node's Date#toString, e.g. "Tue Nov 14 2023 22:13:20 GMT+0000 (Coordinated Universal Time)".
+const JS_DATE_RE = /^[A-Z][a-z]{2} [A-Z][a-z]{2} \d{2} \d{4} \d{2}:\d{2}:\d{2} GMT[+-]\d{4} \(.+\)$/;
+
+// --------------------------------------------------------------------------- sides
+
+/** Upstream server-filesystem on `root` over stdio (TZ=UTC), connected. */
+async function startUpstream(root) {
+  const client = new Client({ name: 'sandboxd-mcp-differential', version: '1.0.0' }, { capabilities: {} });
+  await client.connect(new StdioClientTransport({
+    command: process.execPath,
+    args: [UPSTREAM_ENTRY, root],
+    // HOME: "~" expands to the sandbox's home, /root, on both sides.
+    env: { ...process.env, TZ: 'UTC', HOME: '/root' },
+    stderr: 'ignore',
+  }));
+  return client;
+}
+
+/** Extracts a tar.gz into `dir` (as root: modes and mtimes kept). */
+function extractTarGz(tarGz, dir) {
+  fs.mkdirSync(dir, { recursive: true });
+  execFileSync('tar', ['-xzf', '-', '-C', dir, '--no-same-owner'], { input: tarGz, maxBuffer: 256 * 1024 * 1024 });
+}
+
+/** {relative path: {type, mode, data?, target?}} of everything below `dir`. */
+function snapshotTree(dir) {
+  const out = {};
+  const walk = (rel) => {
+    for (const name of fs.readdirSync(path.join(dir, rel))) {
+      const r = rel ? `${rel}/${name}` : name;
+      const p = path.join(dir, r);
+      const st = fs.lstatSync(p);
+      const mode = (st.mode & 0o7777).toString(8);
+      if (st.isDirectory()) {
+        out[r] = { type: 'dir', mode };
+        walk(r);
+      } else if (st.isFile()) {
+        out[r] = { type: 'file', mode, data: fs.readFileSync(p) };
+      } else if (st.isSymbolicLink()) {
+        out[r] = { type: 'symlink', mode, target: fs.readlinkSync(p) };
+      } else {
+        out[r] = { type: 'other', mode };
+      }
+    }
+  };
+  walk('');
+  return out;
+}
+
+// --------------------------------------------------------------------------- calls
+
+/** Replaces the ROOT placeholder in (nested) arguments. */
+function substitute(value, root) {
+  if (typeof value === 'string') return value.split(ROOT).join(root);
+  if (Array.isArray(value)) return value.map((v) => substitute(v, root));
+  if (value && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, substitute(v, root)]));
+  }
+  return value;
+}
+
+/** callTool; a thrown error (protocol error, client-side validation) becomes {thrown}. */
+async function invoke(side, tool, args) {
+  const params = { name: tool };
+  if (args !== undefined) params.arguments = substitute(args, side.root);
+  try {
+    return { result: await side.client.callTool(params) };
+  } catch (err) {
+    return { thrown: `${err.constructor?.name}: ${err.message}`, code: err.code };
+  }
+}
+
+function sortTree(nodes) {
+  if (!Array.isArray(nodes)) return nodes;
+  return nodes
+    .map((n) => (n && Array.isArray(n.children) ? { ...n, children: sortTree(n.children) } : n))
+    .sort((a, b) => {
+      const x = JSON.stringify(a);
+      const y = JSON.stringify(b);
+      const byName = String(a?.name) < String(b?.name) ? -1 : String(a?.name) > String(b?.name) ? 1 : 0;
+      return byName || (x < y ? -1 : x > y ? 1 : 0);
+    });
+}
+
+/**
+ * The text of a successful result, made independent of readdir order (and of
+ * timestamps for get_file_info). `problems` collects format violations.
+ */
+function normaliseText(tool, text, problems) {
+  if (tool === 'list_directory' || tool === 'search_files') {
+    // readdir order: upstream prints entries as the filesystem returns them.
+    return text.split('\n').sort().join('\n');
+  }
+  if (tool === 'directory_tree') {
+    // readdir order inside each level; the text must still be 2-space JSON.
+    let tree;
+    try {
+      tree = JSON.parse(text);
+    } catch {
+      problems.push(`directory_tree: not JSON: ${text.slice(0, 200)}`);
+      return text;
+    }
+    if (text !== JSON.stringify(tree, null, 2)) problems.push('directory_tree: text is not JSON.stringify(tree, null, 2)');
+    return JSON.stringify(sortTree(tree), null, 2);
+  }
+  if (tool === 'get_file_info') {
+    return text.split('\n').map((line) => {
+      const m = /^(created|modified|accessed): (.*)$/.exec(line);
+      if (!m) return line;
+      const [, key, value] = m;
+      const ms = Date.parse(value);
+      if (!JS_DATE_RE.test(value) || Number.isNaN(ms)) {
+        problems.push(`get_file_info ${key}: not a JS Date string: ${JSON.stringify(value)}`);
+        return line;
+      }
+      return `${key}: ${key === 'modified' && ms === SEED_MTIME * 1000 ? '<seeded mtime>' : '<date>'}`;
+    }).join('\n');
+  }
+  return text;
+}
+
+/** The outcome of one call with the side's root prefix, random names and order normalised. */
+function normalise(side, tool, outcome, problems) {
+  let json = JSON.stringify(outcome);
+  if (side.prefix) json = json.split(side.prefix).join('');
+  json = json.replace(/\.[0-9a-f]{32}\.tmp/g, '.<random>.tmp');
+  const out = JSON.parse(json);
+  const r = out.result;
+  if (r && !r.isError) {
+    for (const block of Array.isArray(r.content) ? r.content : []) {
+      if (block?.type === 'text' && typeof block.text === 'string') block.text = normaliseText(tool, block.text, problems);
+    }
+    if (r.structuredContent && typeof r.structuredContent.content === 'string') {
+      r.structuredContent.content = normaliseText(tool, r.structuredContent.content, problems);
+    }
+  }
+  return out;
+}
+
+// --------------------------------------------------------------------------- reporting
+
+function shorten(s, max = 1500) {
+  return s.length <= max ? s : `${s.slice(0, max)}… (${s.length} chars)`;
+}
+
+/** A readable account of where two JSON texts part. */
+function describeDifference(a, b) {
+  const x = JSON.stringify(a);
+  const y = JSON.stringify(b);
+  if (x.length + y.length <= 3000) return `    ours:     ${x}\n    upstream: ${y}`;
+  let i = 0;
+  while (i < x.length && i < y.length && x[i] === y[i]) i++;
+  const from = Math.max(0, i - 200);
+  return `    first difference at JSON offset ${i} (lengths ${x.length} / ${y.length}):\n` +
+    `    ours:     …${x.slice(from, i + 400)}…\n    upstream: …${y.slice(from, i + 400)}…`;
+}
+
+// --------------------------------------------------------------------------- test
+
+describe(`filesystem server: ${SELFTEST ? 'upstream vs upstream (selftest)' : 'sandboxd vs upstream'} (differential)`, () => {
+  const tmp = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'sandboxd-mcp-diff-')));
+  const ours = { label: 'ours', root: '/data', prefix: '', client: null };
+  const upstream = { label: 'upstream', root: null, prefix: null, client: null };
+  let sd = null;
+  let sandboxId = null;
+  let unavailable = null;
+  let setupError = null;
+
+  before(async () => {
+    try {
+      const seedDir = path.join(tmp, 'seed');
+      fs.mkdirSync(seedDir);
+      writeSeedTree(seedDir);
+      const tarGz = makeTarGz(seedDir);
+
+      upstream.prefix = path.join(tmp, 'upstream');
+      upstream.root = path.join(upstream.prefix, 'data');
+      extractTarGz(tarGz, upstream.root);
+
+      if (SELFTEST) {
+        ours.prefix = path.join(tmp, 'ours');
+        ours.root = path.join(ours.prefix, 'data');
+        extractTarGz(tarGz, ours.root);
+        ours.client = await startUpstream(ours.root);
+      } else {
+        sd = await startSandboxd();
+        const sandbox = await sd.api.acquire(['filesystem']);
+        sandboxId = sandbox.local_sandbox_id;
+        await sd.api.uploadAndInitialize(sandboxId, tarGz);
+        const url = sandbox.servers[0].mcp_server_url;
+        unavailable = await mcpUnavailableReason(url);
+        if (!unavailable) ours.client = await connectMcp(url);
+      }
+      upstream.client = await startUpstream(upstream.root);
+      // listTools lets the SDK validate structuredContent against outputSchema.
+      if (ours.client) await ours.client.listTools();
+      await upstream.client.listTools();
+    } catch (err) {
+      setupError = err;
+    }
+  });
+
+  after(async () => {
+    await ours.client?.close().catch(() => {});
+    await upstream.client?.close().catch(() => {});
+    try {
+      if (sandboxId) await sd.api.release(sandboxId).catch(() => {});
+      await sd?.stop();
+    } finally {
+      fs.rmSync(tmp, { recursive: true, force: true });
+    }
+  });
+
+  /** Shared preconditions of every case: setup worked, the gateway answers. */
+  function ready(t) {
+    if (setupError) throw setupError;
+    if (unavailable) {
+      t.skip(unavailable);
+      return false;
+    }
+    return true;
+  }
+
+  async function oursTree() {
+    if (SELFTEST) return snapshotTree(ours.root);
+    const dir = path.join(tmp, `dump-${Date.now()}`);
+    extractTarGz(await sd.api.dump(sandboxId), dir);
+    try {
+      return snapshotTree(dir);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  }
+
+  for (const kase of CASES) {
+    test(kase.name, async (t) => {
+      if (!ready(t)) return;
+
+      if (kase.special === 'tools/list') {
+        // Descriptions and titles are the project's own wording (see
+        // shared/reference/tools/README.md); everything else must match.
+        const view = (tools) => tools.map((tool) => ({
+          name: tool.name,
+          inputSchema: stripDescriptions(tool.inputSchema),
+          outputSchema: stripDescriptions(tool.outputSchema),
+          annotations: tool.annotations && Object.fromEntries(Object.entries(tool.annotations).filter(([k]) => k !== 'title')),
+        }));
+        const [a, b] = await Promise.all([ours.client.listTools(), upstream.client.listTools()]);
+        assert.deepEqual(view(a.tools), view(b.tools));
+        return;
+      }
+
+      if (kase.special === 'tree' || kase.special === 'modes') {
+        const [a, b] = [await oursTree(), snapshotTree(upstream.root)];
+        for (const rel of TREE_IGNORE) {
+          delete a[rel];
+          delete b[rel];
+        }
+        if (kase.special === 'tree') {
+          const diffs = [];
+          for (const rel of Object.keys(a).filter((r) => !(r in b)).sort()) diffs.push(`only in ours:     ${a[rel].type} ${rel}`);
+          for (const rel of Object.keys(b).filter((r) => !(r in a)).sort()) diffs.push(`only in upstream: ${b[rel].type} ${rel}`);
+          for (const rel of Object.keys(b).filter((r) => r in a).sort()) {
+            const [x, y] = [a[rel], b[rel]];
+            if (x.type !== y.type) diffs.push(`${rel}: ours a ${x.type}, upstream a ${y.type}`);
+            else if (x.type === 'file' && !x.data.equals(y.data)) {
+              diffs.push(`${rel}: contents differ\n    ours:     ${JSON.stringify(shorten(x.data.toString('utf8'), 300))}` +
+                `\n    upstream: ${JSON.stringify(shorten(y.data.toString('utf8'), 300))}`);
+            } else if (x.type === 'symlink' && x.target !== y.target) {
+              diffs.push(`${rel}: symlink to ${JSON.stringify(x.target)} (ours) vs ${JSON.stringify(y.target)} (upstream)`);
+            }
+          }
+          assert.ok(diffs.length === 0, `the trees differ:\n${diffs.join('\n')}`);
+        } else {
+          const modes = (tree) => Object.fromEntries(Object.entries(tree).filter(([rel]) => rel in b && rel in a)
+            .map(([rel, e]) => [rel, `${e.type} ${e.mode}`]));
+          assert.deepEqual(modes(a), modes(b), 'permission bits');
+        }
+        return;
+      }
+
+      const failures = [];
+      const problems = [];
+      for (const [i, { tool, args, deliberate }] of kase.calls.entries()) {
+        const [a, b] = await Promise.all([invoke(ours, tool, args), invoke(upstream, tool, args)]);
+        const callProblems = [];
+        const na = normalise(ours, tool, a, callProblems);
+        const nb = normalise(upstream, tool, b, callProblems);
+        const label = `#${i + 1} ${tool} ${shorten(args === undefined ? '(no arguments)' : JSON.stringify(args), 300)}`;
+        if (deliberate && !SELFTEST) {
+          // A documented difference: assert what each side does instead.
+          try {
+            deliberate.check(na, nb);
+            t.diagnostic(`${label}: deliberate difference: ${deliberate.why}`);
+          } catch (err) {
+            failures.push(`${label} (deliberate difference: ${deliberate.why})\n    ${err.message}`);
+          }
+        } else if (!isDeepStrictEqual(na, nb)) {
+          failures.push(`${label}\n${describeDifference(na, nb)}`);
+        }
+        for (const p of callProblems) problems.push(`${label}: ${p}`);
+      }
+      assert.ok(failures.length === 0 && problems.length === 0,
+        [...failures, ...problems].join('\n') + `\n(${failures.length} of ${kase.calls.length} calls differ)`);
+    });
+  }
+});
