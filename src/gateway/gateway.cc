@@ -59,7 +59,8 @@ Gateway::Gateway(asio::any_io_executor executor, sandbox::Manager& manager, Bear
       bearer_(std::move(bearer)),
       options_(options),
       origins_(manager.config().public_url),
-      links_(std::move(executor)) {}
+      links_(std::move(executor)),
+      sandboxes_(manager) {}
 
 void Gateway::Register(http::Router& router) {
   for (const char* pattern : {"/{server}/mcp", "/{server}/mcp/"})
@@ -82,7 +83,7 @@ Task<void> Gateway::Serve(http::Exchange& ex) {
   std::string id = ex.query().Get("local_sandbox_id").value_or("");
   auto token = ex.query().Get("token");
   Result<store::SandboxRecord> sandbox = MakeError(ErrorCode::kUnauthenticated, "Invalid or missing sandbox token");
-  if (token) sandbox = manager_.GetWithToken(id, *token);
+  if (token) sandbox = sandboxes_.GetWithToken(id, *token);
   if (!sandbox && sandbox.error().code == ErrorCode::kUnauthenticated && !ex.header("Authorization").empty()) {
     auto owner = bearer_(ex);
     sandbox = owner ? manager_.Get(*owner, id) : Result<store::SandboxRecord>(owner.error());

@@ -20,6 +20,7 @@
 #include "core/result.h"
 #include "gateway/access.h"
 #include "gateway/agent_link.h"
+#include "gateway/sandbox_cache.h"
 #include "gateway/streams.h"
 #include "http/router.h"
 #include "sandbox/manager.h"
@@ -53,6 +54,7 @@ class Gateway {
   GatewayOptions options_;
   OriginPolicy origins_;
   AgentLinks links_;
+  SandboxCache sandboxes_;
   Streams streams_;
 };
 

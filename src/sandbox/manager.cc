@@ -277,6 +277,7 @@ Status Manager::BeginRelease(const std::string& owner, const std::string& id) {
   if (!sandbox) return sandbox.error();
   auto won = store_.BeginRelease(id);
   if (!won) return won.error();
+  access_epoch_.fetch_add(1, std::memory_order_acq_rel);
   if (!*won) return SandboxNotFound(id);
   return Ok();
 }
@@ -300,6 +301,7 @@ Result<std::vector<std::string>> Manager::BeginExpiredReleases() {
   for (const auto& id : *expired) {
     auto won = store_.BeginRelease(id);
     if (!won) return won.error();
+    access_epoch_.fetch_add(1, std::memory_order_acq_rel);
     if (*won) begun.push_back(id);
   }
   return begun;

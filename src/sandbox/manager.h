@@ -15,6 +15,7 @@
 #pragma once
 
 #include <cstdint>
+#include <atomic>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -98,6 +99,10 @@ class Manager {
   // The active sandbox whose MCP token is `token` (constant-time check):
   // kNotFound for an unknown or released id, kUnauthenticated for a wrong token.
   Result<store::SandboxRecord> GetWithToken(const std::string& id, const std::string& token);
+  // Advances each time a sandbox stops being active (after the store says
+  // so): a cache of active sandboxes stamped with the epoch it read is valid
+  // while the epoch is unchanged.
+  std::uint64_t access_epoch() const { return access_epoch_.load(std::memory_order_acquire); }
 
   // Hides the sandbox from clients at once; FinishRelease deletes it.
   Status BeginRelease(const std::string& owner, const std::string& id);
@@ -180,6 +185,7 @@ class Manager {
   store::Store& store_;
   const Clock& clock_;
   const archive::UrlSigner& signer_;
+  std::atomic<std::uint64_t> access_epoch_{0};
   std::mutex locks_mu_;
   std::unordered_map<std::string, std::shared_ptr<std::mutex>> locks_;
   Jails& jails_;
