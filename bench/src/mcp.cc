@@ -287,6 +287,7 @@ int McpLoadImpl(const Args& a) {
   if (!agents.empty()) out.Put(prefix + "_agent_us", agent_us);
   out.Put(prefix + "_busy_cores", busy);
   out.Put(prefix + "_bad", static_cast<double>(res.bad));
+  out.Put("mcp_cores", static_cast<double>(sysconf(_SC_NPROCESSORS_ONLN)));
   return res.bad == 0 ? 0 : 1;
 }
 

@@ -47,6 +47,24 @@ int McpReport(const Kv& kv, bool require_mcp, bool require_baseline) {
     std::size_t m = v.size() / 2;
     return v.size() % 2 ? v[m] : (v[m - 1] + v[m]) / 2;
   };
+  // A repeated figure (BENCH_MCP_REPEAT) shows its median and (min..max).
+  auto range = [&](const std::string& k) -> std::pair<double, double> {
+    auto it = kv.find(k);
+    if (it == kv.end() || it->second.empty()) return {NAN, NAN};
+    auto [lo, hi] = std::minmax_element(it->second.begin(), it->second.end());
+    return {*lo, *hi};
+  };
+  auto with_range = [&](const std::string& k, std::string (*fmt)(double)) {
+    std::string text = fmt(get(k));
+    auto it = kv.find(k);
+    if (it != kv.end() && it->second.size() > 1) {
+      auto [lo, hi] = range(k);
+      text += " (" + fmt(lo) + " .. " + fmt(hi) + ")";
+    }
+    return text;
+  };
+  auto ms = [&](const std::string& k) { return with_range(k, Ms); };
+  auto per_s = [&](const std::string& k) { return with_range(k, PerS); };
   bool any = require_mcp || require_baseline;
   std::map<std::string, std::set<long>> ns;  // label -> connection counts measured
   for (const auto& [k, v] : kv) {
@@ -59,7 +77,7 @@ int McpReport(const Kv& kv, bool require_mcp, bool require_baseline) {
 
   int failed = 0;
   std::printf("\nMCP tools/call: sandboxd's gateway (HTTP, keep-alive) and upstream server-filesystem (stdio, "
-              "official SDK client), same tree, same run.\n\n");
+              "official SDK client), same tree, same run. Medians, (min..max) where repeated.\n\n");
   std::printf("| figure | ours (HTTP) | upstream (stdio) | ours/upstream | target | result |\n");
   std::printf("|---|---|---|---|---|---|\n");
   auto row = [&](const std::string& figure, const std::string& ours, const std::string& up, const std::string& ratio,
@@ -81,7 +99,7 @@ int McpReport(const Kv& kv, bool require_mcp, bool require_baseline) {
     std::string p = "mcp_healthz_n" + std::to_string(n);
     row("load generator ceiling: GET /healthz, " + std::to_string(n) + " conn" + (n == 1 ? "" : "s") +
             " (p50 " + Ms(get(p + "_p50_ms")) + ")",
-        PerS(get(p + "_cps")), "-", "-", "-", "info");
+        per_s(p + "_cps"), "-", "-", "-", "info");
   }
 
   const std::vector<std::pair<std::string, std::string>> tools = {{"read", "read_text_file 4 KiB"},
@@ -103,13 +121,20 @@ int McpReport(const Kv& kv, bool require_mcp, bool require_baseline) {
       row(title + ", " + who + ": CPU per call, sandboxd + agent + client", buf, upbuf, "-", "-", "info");
     };
     // One session, one call at a time: latency (the p50 target) and its throughput.
+    // Judged on every repeat: PASS if all are below, FAIL if none is.
     double p50 = get(seq + "_p50_ms"), up50 = get(up + "_p50_ms");
-    std::string result = require_mcp || have_ours ? judge(have_ours, p50 < kMaxSequentialP50Ms) : "-";
-    row(title + ", 1 session: p50", Ms(p50), Ms(up50), Times(p50 / up50), "< " + Ms(kMaxSequentialP50Ms), result);
+    auto [p50_lo, p50_hi] = range(seq + "_p50_ms");
+    std::string result = "-";
+    if (require_mcp || have_ours) {
+      if (have_ours && p50_hi >= kMaxSequentialP50Ms && p50_lo < kMaxSequentialP50Ms) result = "inconclusive (noise)", ++failed;
+      else result = judge(have_ours, p50_hi < kMaxSequentialP50Ms);
+    }
+    row(title + ", 1 session: p50", ms(seq + "_p50_ms"), ms(up + "_p50_ms"), Times(p50 / up50),
+        "< " + Ms(kMaxSequentialP50Ms), result);
     double p99 = get(seq + "_p99_ms"), up99 = get(up + "_p99_ms");
-    row(title + ", 1 session: p99", Ms(p99), Ms(up99), Times(p99 / up99), "-", "info");
+    row(title + ", 1 session: p99", ms(seq + "_p99_ms"), ms(up + "_p99_ms"), Times(p99 / up99), "-", "info");
     double upc = get(up + "_cps");
-    row(title + ", 1 session: calls/s", PerS(get(seq + "_cps")), PerS(upc), Times(get(seq + "_cps") / upc), "-",
+    row(title + ", 1 session: calls/s", per_s(seq + "_cps"), per_s(up + "_cps"), Times(get(seq + "_cps") / upc), "-",
         "info");
     cpu(seq, "1 session");
     // N sessions at once: aggregate throughput (the 5x target, on the best N).
@@ -123,12 +148,27 @@ int McpReport(const Kv& kv, bool require_mcp, bool require_baseline) {
       max_n = std::max(max_n, n);
       row(title + ", " + std::to_string(n) + " concurrent sessions: calls/s (p50 " + Ms(get(p + "_p50_ms")) +
               ", p99 " + Ms(get(p + "_p99_ms")) + ")",
-          PerS(cps), PerS(upc) + " (1 session)", Times(cps / upc), "-", "info");
+          per_s(p + "_cps"), PerS(upc) + " (1 session)", Times(cps / upc), "-", "info");
     }
-    if (max_n > 0) cpu("mcp_" + label + "_n" + std::to_string(max_n), std::to_string(max_n) + " concurrent sessions");
+    if (max_n > 0) {
+      std::string p = "mcp_" + label + "_n" + std::to_string(max_n);
+      cpu(p, std::to_string(max_n) + " concurrent sessions");
+      // Other work on the host takes its share of the cores; this is what the
+      // CPU per call would allow if sandboxd, the agent and the client had
+      // every core (derived, not measured).
+      double per = get(p + "_sandboxd_us") + get(p + "_agent_us") + get(p + "_client_us");
+      double cores = get("mcp_cores");
+      if (!std::isnan(per) && !std::isnan(cores) && per > 0)
+        row(title + ", " + std::to_string(max_n) + " sessions: derived, " + std::to_string(std::lround(cores)) +
+                " cores / CPU per call (not measured)",
+            PerS(cores * 1e6 / per), "-", Times(cores * 1e6 / per / upc), "-", "info");
+    }
+    // A ratio needs both sides: judged when both were measured, missing when
+    // both were asked for, else not judged.
     bool measured = !std::isnan(best) && have_up;
-    std::string r = require_mcp || require_baseline || measured ? judge(measured, best / upc >= kMinThroughputRatio)
-                                                               : "-";
+    std::string r = measured || (require_mcp && require_baseline)
+                        ? judge(measured, best / upc >= kMinThroughputRatio)
+                        : "not judged (needs mcp and mcp-baseline)";
     row(title + ", best aggregate calls/s" + (best_n ? " (" + std::to_string(best_n) + " sessions)" : std::string()),
         PerS(best), PerS(upc) + " (1 session)", Times(best / upc), ">= " + Times(kMinThroughputRatio), r);
     double raw = get("upstream_raw_" + label + "_cps");

@@ -100,7 +100,8 @@ std::optional<std::pair<std::size_t, std::size_t>> Range(SV str) {
     }
     i = ai < bi && ai >= 0 ? ai : bi;
   }
-  if (!begs.empty() && right >= 0) result = std::make_pair(static_cast<std::size_t>(left), static_cast<std::size_t>(right));
+  if (!begs.empty() && right >= 0)
+    result = std::make_pair(static_cast<std::size_t>(left), static_cast<std::size_t>(right));
   return result;
 }
 
@@ -115,10 +116,12 @@ std::optional<Match> BalancedWithBudget(const S& str, const S& masked, Budget& b
   auto r = Range(masked);
   std::size_t first_open = masked.find(u'{');
   bool unmatched = r && first_open != S::npos && first_open < r->first;
-  budget.remaining -= r && !unmatched ? static_cast<std::int64_t>(r->second) + 1 : static_cast<std::int64_t>(str.size());
+  budget.remaining -= r && !unmatched ? static_cast<std::int64_t>(r->second) + 1
+                                      : static_cast<std::int64_t>(str.size());
   if (!r || budget.remaining < 0) return std::nullopt;
-  return Match{r->second, str.substr(0, r->first), str.substr(r->first + 1, r->second - r->first - 1),
-               str.substr(r->second + 1), unmatched};
+  return Match{r->second, str.substr(0, r->first),
+               str.substr(r->first + 1, r->second - r->first - 1), str.substr(r->second + 1),
+               unmatched};
 }
 
 S MaskUnmatchedOpens(const S& masked, Budget& budget) {
@@ -193,8 +196,8 @@ std::optional<std::vector<S>> ParseCommaParts(S str, Budget& budget) {
   }
 }
 
-std::vector<S> Combine(const std::vector<S>& acc, const S& pre, const std::vector<S>& values, bool drop_empties,
-                       Budget& budget) {
+std::vector<S> Combine(const std::vector<S>& acc, const S& pre, const std::vector<S>& values,
+                       bool drop_empties, Budget& budget) {
   std::vector<S> out;
   double length = 0;
   std::optional<std::vector<S>> non_empty;
@@ -296,7 +299,8 @@ std::optional<std::vector<S>> ExpandSequence(const S& body, bool alpha, Budget& 
   std::int64_t cost = pad ? static_cast<std::int64_t>(width) : 1;
   std::vector<S> out;
   double length = 0;
-  for (double i = x; (reverse ? i >= y : i <= y) && static_cast<double>(out.size()) < kMax; i += incr) {
+  for (double i = x; (reverse ? i >= y : i <= y) && static_cast<double>(out.size()) < kMax;
+       i += incr) {
     budget.remaining -= cost;
     if (budget.remaining < 0) return std::nullopt;
     S c;
@@ -329,9 +333,12 @@ std::vector<S> ExpandRec(S str, int depth, Budget& budget, bool is_top) {
     if (!m) return Combine(acc, str, {S()}, drop_empties, budget);
     if (m->unmatched) masked = MaskUnmatchedOpens(masked, budget);
     const S& pre = m->pre;
-    auto literal = [&]() { return Combine(acc, pre + u"{" + m->body + u"}" + m->post, {S()}, drop_empties, budget); };
+    auto literal = [&]() {
+      return Combine(acc, pre + u"{" + m->body + u"}" + m->post, {S()}, drop_empties, budget);
+    };
     if (!pre.empty() && pre.back() == u'$') {
-      acc = Combine(acc, pre + u"{" + m->body + u"}", {S()}, drop_empties && m->post.empty(), budget);
+      acc =
+          Combine(acc, pre + u"{" + m->body + u"}", {S()}, drop_empties && m->post.empty(), budget);
       first_group = false;
       if (m->post.empty()) break;
       str = m->post;
@@ -389,7 +396,8 @@ std::vector<S> ExpandRec(S str, int depth, Budget& budget, bool is_top) {
         bool full = false;
         for (auto& v : expanded) {
           if (drops_empties && v.empty()) continue;
-          if (static_cast<double>(values.size()) >= kMax || values_length + static_cast<double>(v.size()) > kMaxLength) {
+          if (static_cast<double>(values.size()) >= kMax ||
+              values_length + static_cast<double>(v.size()) > kMaxLength) {
             full = true;
             break;
           }

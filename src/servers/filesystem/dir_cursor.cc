@@ -98,7 +98,8 @@ int ReadDirectory(int dir_fd, std::vector<DirEntry>& out, std::size_t max_entrie
       out.push_back(std::move(e));
     }
   }
-  std::sort(out.begin(), out.end(), [](const DirEntry& a, const DirEntry& b) { return a.name < b.name; });
+  std::sort(out.begin(), out.end(),
+            [](const DirEntry& a, const DirEntry& b) { return a.name < b.name; });
   return 0;
 }
 

@@ -25,8 +25,9 @@ namespace {
 constexpr std::size_t kChunk = 1024;  // upstream's head/tail read size
 
 [[noreturn]] void TooLarge(const std::string& path, std::uint64_t size) {
-  throw FsError("File too large to read: " + path + " is " + std::to_string(size) + " bytes, over this server's limit of " +
-                std::to_string(kMaxReadBytes) + " bytes (read a part of it with head or tail)");
+  throw FsError("File too large to read: " + path + " is " + std::to_string(size) +
+                " bytes, over this server's limit of " + std::to_string(kMaxReadBytes) +
+                " bytes (read a part of it with head or tail)");
 }
 
 [[noreturn]] void Fifo(const std::string& path) {
@@ -49,7 +50,8 @@ UniqueFd ParentDir(const Target& t, int& err) {
     return dir;
   }
   for (std::size_t i = 0; i + 1 < t.rest.size(); ++i) {
-    UniqueFd next(::openat(dir.get(), t.rest[i].c_str(), O_PATH | O_NOFOLLOW | O_DIRECTORY | O_CLOEXEC));
+    UniqueFd next(
+        ::openat(dir.get(), t.rest[i].c_str(), O_PATH | O_NOFOLLOW | O_DIRECTORY | O_CLOEXEC));
     if (!next.valid()) {
       err = errno;
       return UniqueFd();
@@ -107,7 +109,8 @@ std::vector<std::string_view> SplitLines(std::string_view s) {
   }
 }
 
-std::string JoinLines(const std::vector<std::string_view>& lines, std::size_t from, std::size_t to) {
+std::string JoinLines(const std::vector<std::string_view>& lines, std::size_t from,
+                      std::size_t to) {
   std::string out;
   for (std::size_t i = from; i < to; ++i) {
     if (i > from) out += '\n';
@@ -130,20 +133,23 @@ void WriteAll(int fd, std::string_view data) {
 // Writes `content` to a fresh temporary next to `name` in `dir` and renames
 // it over `name` (replacing whatever is there, a link included, without
 // following it), with the old permission bits.
-void ReplaceIn(int dir, const std::string& name, const std::string& path, std::string_view content) {
+void ReplaceIn(int dir, const std::string& name, const std::string& path,
+               std::string_view content) {
   struct stat old;
   if (::fstatat(dir, name.c_str(), &old, AT_SYMLINK_NOFOLLOW) != 0) ThrowErrno(errno, "stat", path);
   std::string suffix = "." + crypto::Hex(crypto::RandomBytes(16)) + ".tmp";
   std::string temp = name + suffix;
   std::string temp_path = path + suffix;
   CheckLength(temp_path, "open");
-  UniqueFd fd(::openat(dir, temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666));
+  UniqueFd fd(
+      ::openat(dir, temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666));
   if (!fd.valid()) ThrowErrno(errno, "open", temp_path);
   try {
     WriteAll(fd.get(), content);
     if (!S_ISLNK(old.st_mode)) ::fchmod(fd.get(), old.st_mode & 0777);
     fd.Reset();
-    if (::renameat(dir, temp.c_str(), dir, name.c_str()) != 0) ThrowErrno(errno, "rename", temp_path, path);
+    if (::renameat(dir, temp.c_str(), dir, name.c_str()) != 0)
+      ThrowErrno(errno, "rename", temp_path, path);
   } catch (...) {
     ::unlinkat(dir, temp.c_str(), 0);
     throw;
@@ -156,7 +162,8 @@ std::string ReadFileBytes(const Target& target) {
   struct stat st;
   UniqueFd fd = OpenForRead(target, st);
   if (S_ISDIR(st.st_mode)) ThrowErrno(EISDIR, "read");
-  if (static_cast<std::uint64_t>(st.st_size) > kMaxReadBytes) TooLarge(target.path, static_cast<std::uint64_t>(st.st_size));
+  if (static_cast<std::uint64_t>(st.st_size) > kMaxReadBytes)
+    TooLarge(target.path, static_cast<std::uint64_t>(st.st_size));
   std::string data;
   data.resize(static_cast<std::size_t>(st.st_size) + 1);
   std::size_t have = 0;
@@ -185,7 +192,8 @@ std::string HeadFile(const Target& target, double lines) {
   while (newlines < wanted) {
     std::size_t n = ReadAt(fd.get(), buf, sizeof buf, bytes.size());
     if (n == 0) break;
-    if (bytes.size() + n > kMaxReadBytes) TooLarge(target.path, static_cast<std::uint64_t>(st.st_size));
+    if (bytes.size() + n > kMaxReadBytes)
+      TooLarge(target.path, static_cast<std::uint64_t>(st.st_size));
     newlines += static_cast<std::uint64_t>(std::count(buf, buf + n, '\n'));
     bytes.append(buf, n);
   }
@@ -230,7 +238,9 @@ std::string TailFile(const Target& target, double lines) {
   // Array.prototype.slice(-lines)
   double rel = std::trunc(-lines);
   double len = static_cast<double>(parts.size());
-  double start = std::isinf(rel) && rel < 0 ? 0 : rel < 0 ? std::max(len + rel, 0.0) : std::min(rel, len);
+  double start = std::isinf(rel) && rel < 0 ? 0
+                 : rel < 0                  ? std::max(len + rel, 0.0)
+                                            : std::min(rel, len);
   return JoinLines(parts, static_cast<std::size_t>(start), parts.size());
 }
 
@@ -247,7 +257,8 @@ void WriteFileContent(const Target& target, std::string_view content) {
   UniqueFd dir = ParentDir(target, err);
   if (err) ThrowErrno(err, "open", target.path);
   const std::string& name = target.rest.back();
-  UniqueFd fd(::openat(dir.get(), name.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666));
+  UniqueFd fd(::openat(dir.get(), name.c_str(),
+                       O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666));
   if (fd.valid()) {
     WriteAll(fd.get(), content);
     return;
@@ -276,7 +287,8 @@ void MakeDirectories(const Target& target) {
   for (std::size_t i = 0; i < target.rest.size(); ++i) {
     const std::string& name = target.rest[i];
     bool last = i + 1 == target.rest.size();
-    if (::mkdirat(dir.get(), name.c_str(), 0777) != 0 && errno != EEXIST) ThrowErrno(errno, "mkdir", target.path);
+    if (::mkdirat(dir.get(), name.c_str(), 0777) != 0 && errno != EEXIST)
+      ThrowErrno(errno, "mkdir", target.path);
     UniqueFd next(::openat(dir.get(), name.c_str(), O_PATH | O_NOFOLLOW | O_DIRECTORY | O_CLOEXEC));
     if (!next.valid()) {
       int e = errno;
@@ -290,7 +302,8 @@ void MakeDirectories(const Target& target) {
 void MoveTarget(const Target& source, const Target& destination) {
   if (destination.exists) throw FsError("Destination already exists: " + destination.path);
   CheckLength(destination.path, "lstat");
-  if (source.path.size() >= PATH_MAX) ThrowErrno(ENAMETOOLONG, "rename", source.path, destination.path);
+  if (source.path.size() >= PATH_MAX)
+    ThrowErrno(ENAMETOOLONG, "rename", source.path, destination.path);
   int err = 0;
   UniqueFd dst_dir = ParentDir(destination, err);
   if (err) ThrowErrno(err, "rename", source.path, destination.path);
@@ -306,7 +319,8 @@ void MoveTarget(const Target& source, const Target& destination) {
   UniqueFd src_dir = ParentDir(source, err);
   if (err) ThrowErrno(err, "rename", source.path, destination.path);
   const std::string& src_name = source.rest.back();
-  long rc = ::syscall(SYS_renameat2, src_dir.get(), src_name.c_str(), dst_dir.get(), dst_name.c_str(), RENAME_NOREPLACE);
+  long rc = ::syscall(SYS_renameat2, src_dir.get(), src_name.c_str(), dst_dir.get(),
+                      dst_name.c_str(), RENAME_NOREPLACE);
   if (rc != 0 && errno == EINVAL) {
     // Either a directory moved into itself (plain rename says so too) or a
     // file system without RENAME_NOREPLACE.
@@ -323,7 +337,8 @@ FileStats StatTarget(const Target& target) {
   UniqueFd fd = OpenFinal(target, O_PATH, err);
   if (err) ThrowErrno(err, "stat", target.path);
   struct statx sx;
-  if (::statx(fd.get(), "", AT_EMPTY_PATH | AT_SYMLINK_NOFOLLOW, STATX_BASIC_STATS | STATX_BTIME, &sx) != 0)
+  if (::statx(fd.get(), "", AT_EMPTY_PATH | AT_SYMLINK_NOFOLLOW, STATX_BASIC_STATS | STATX_BTIME,
+              &sx) != 0)
     ThrowErrno(errno, "stat", target.path);
   FileStats s;
   s.size = sx.stx_size;

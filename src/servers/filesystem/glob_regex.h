@@ -13,6 +13,7 @@
 // Thread-safety: a compiled JsRegex is immutable; Test may run concurrently.
 #pragma once
 
+#include <cstdint>
 #include <memory>
 #include <string>
 
@@ -24,10 +25,16 @@ class JsRegex {
   // Compiles `source` (without slashes) with or without the u flag. On a
   // syntax error returns null and sets `error` to V8's message
   // ("Invalid regular expression: /…/u: Invalid escape").
-  static std::shared_ptr<const JsRegex> Compile(const std::u16string& source, bool unicode, std::string& error);
+  static std::shared_ptr<const JsRegex> Compile(const std::u16string& source, bool unicode,
+                                                std::string& error);
 
-  // RegExp.prototype.test on `input`.
+  // RegExp.prototype.test on `input`. Adds the steps taken to this thread's
+  // StepsUsed() counter (so a caller can bound a whole walk).
   bool Test(const std::u16string& input) const;
+
+  // Evaluation steps taken by Test on this thread since the last reset.
+  static std::uint64_t StepsUsed();
+  static void ResetSteps();
 
   ~JsRegex();
 

@@ -35,7 +35,8 @@ char32_t NextCodePoint(std::string_view s, std::size_t& i) {
   int extra = b < 0x80 ? 0 : b < 0xE0 ? 1 : b < 0xF0 ? 2 : 3;
   char32_t c = extra == 0 ? b : extra == 1 ? (b & 0x1F) : extra == 2 ? (b & 0x0F) : (b & 0x07);
   ++i;
-  for (int k = 0; k < extra && i < s.size(); ++k, ++i) c = (c << 6) | (static_cast<unsigned char>(s[i]) & 0x3F);
+  for (int k = 0; k < extra && i < s.size(); ++k, ++i)
+    c = (c << 6) | (static_cast<unsigned char>(s[i]) & 0x3F);
   return c;
 }
 
@@ -118,7 +119,8 @@ std::string Utf16ToUtf8(std::u16string_view utf16) {
   out.reserve(utf16.size());
   for (std::size_t i = 0; i < utf16.size(); ++i) {
     char32_t c = utf16[i];
-    if (c >= 0xD800 && c <= 0xDBFF && i + 1 < utf16.size() && utf16[i + 1] >= 0xDC00 && utf16[i + 1] <= 0xDFFF) {
+    if (c >= 0xD800 && c <= 0xDBFF && i + 1 < utf16.size() && utf16[i + 1] >= 0xDC00 &&
+        utf16[i + 1] <= 0xDFFF) {
       c = 0x10000 + ((c - 0xD800) << 10) + (utf16[i + 1] - 0xDC00);
       ++i;
     } else if (c >= 0xD800 && c <= 0xDFFF) {
@@ -140,8 +142,20 @@ std::size_t Utf16Length(std::string_view utf8) {
 
 bool IsJsWhitespace(char32_t c) {
   switch (c) {
-    case 0x09: case 0x0A: case 0x0B: case 0x0C: case 0x0D: case 0x20: case 0xA0: case 0x1680:
-    case 0x2028: case 0x2029: case 0x202F: case 0x205F: case 0x3000: case 0xFEFF:
+    case 0x09:
+    case 0x0A:
+    case 0x0B:
+    case 0x0C:
+    case 0x0D:
+    case 0x20:
+    case 0xA0:
+    case 0x1680:
+    case 0x2028:
+    case 0x2029:
+    case 0x202F:
+    case 0x205F:
+    case 0x3000:
+    case 0xFEFF:
       return true;
     default:
       return c >= 0x2000 && c <= 0x200A;
@@ -195,7 +209,8 @@ std::string ToFixed(double value, int digits) {
   std::string kept = whole + frac.substr(0, static_cast<std::size_t>(digits));
   if (frac[static_cast<std::size_t>(digits)] >= '5') {
     int i = static_cast<int>(kept.size()) - 1;
-    while (i >= 0 && kept[static_cast<std::size_t>(i)] == '9') kept[static_cast<std::size_t>(i--)] = '0';
+    while (i >= 0 && kept[static_cast<std::size_t>(i)] == '9')
+      kept[static_cast<std::size_t>(i--)] = '0';
     if (i < 0) {
       kept.insert(0, "1");
       whole.insert(0, "0");  // one more integer digit
@@ -215,13 +230,27 @@ std::string JsonQuote(std::string_view utf8) {
   for (char ch : utf8) {
     auto c = static_cast<unsigned char>(ch);
     switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\b': out += "\\b"; break;
-      case '\f': out += "\\f"; break;
-      case '\n': out += "\\n"; break;
-      case '\r': out += "\\r"; break;
-      case '\t': out += "\\t"; break;
+      case '"':
+        out += "\\\"";
+        break;
+      case '\\':
+        out += "\\\\";
+        break;
+      case '\b':
+        out += "\\b";
+        break;
+      case '\f':
+        out += "\\f";
+        break;
+      case '\n':
+        out += "\\n";
+        break;
+      case '\r':
+        out += "\\r";
+        break;
+      case '\t':
+        out += "\\t";
+        break;
       default:
         if (c < 0x20) {
           char buf[8];
@@ -271,12 +300,14 @@ std::string JsDateString(std::int64_t seconds) {
 
   std::int64_t abs_offset = offset_minutes < 0 ? -offset_minutes : offset_minutes;
   char buf[160];
-  std::snprintf(buf, sizeof buf, year < 0 ? "%s %s %02d %05lld %02d:%02d:%02d GMT%c%02d%02d (%s)"
-                                          : "%s %s %02d %04lld %02d:%02d:%02d GMT%c%02d%02d (%s)",
-                kDays[weekday], kMonths[month - 1], static_cast<int>(day), static_cast<long long>(year),
-                static_cast<int>(secs_of_day / 3600), static_cast<int>(secs_of_day / 60 % 60),
-                static_cast<int>(secs_of_day % 60), offset_minutes < 0 ? '-' : '+',
-                static_cast<int>(abs_offset / 60), static_cast<int>(abs_offset % 60), name.c_str());
+  std::snprintf(buf, sizeof buf,
+                year < 0 ? "%s %s %02d %05lld %02d:%02d:%02d GMT%c%02d%02d (%s)"
+                         : "%s %s %02d %04lld %02d:%02d:%02d GMT%c%02d%02d (%s)",
+                kDays[weekday], kMonths[month - 1], static_cast<int>(day),
+                static_cast<long long>(year), static_cast<int>(secs_of_day / 3600),
+                static_cast<int>(secs_of_day / 60 % 60), static_cast<int>(secs_of_day % 60),
+                offset_minutes < 0 ? '-' : '+', static_cast<int>(abs_offset / 60),
+                static_cast<int>(abs_offset % 60), name.c_str());
   return buf;
 }
 

@@ -21,8 +21,13 @@ inline constexpr std::size_t kMaxTreeEntries = 200'000;
 // Most entries search_files examines, and most matches it returns.
 inline constexpr std::size_t kMaxSearchVisits = 2'000'000;
 inline constexpr std::size_t kMaxSearchResults = 200'000;
+// Most steps the glob patterns of one search_files or directory_tree call
+// may take in total (each segment test is also capped, at 20M steps).
+inline constexpr std::uint64_t kMaxGlobSteps = 200'000'000;
 // Most steps edit_file's line diff may take (diagonals visited plus lines
-// compared); about a second of work.
-inline constexpr std::uint64_t kMaxDiffSteps = 300'000'000;
+// compared), and most line comparisons its whitespace-tolerant matching may
+// make; about a second of work each. An ordinary edit of a 500,000-line
+// file takes about a million.
+inline constexpr std::uint64_t kMaxDiffSteps = 50'000'000;
 
 }  // namespace sbx::servers::filesystem

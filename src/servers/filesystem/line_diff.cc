@@ -76,11 +76,13 @@ struct Path {
 
 class Differ {
  public:
-  Differ(const std::vector<std::string_view>& o, const std::vector<std::string_view>& n, std::uint64_t max_steps)
+  Differ(const std::vector<std::string_view>& o, const std::vector<std::string_view>& n,
+         std::uint64_t max_steps)
       : old_(o), new_(n), max_steps_(max_steps) {}
 
   std::vector<Change> Run() {
-    const std::int64_t new_len = static_cast<std::int64_t>(new_.size()), old_len = static_cast<std::int64_t>(old_.size());
+    const std::int64_t new_len = static_cast<std::int64_t>(new_.size()),
+                       old_len = static_cast<std::int64_t>(old_.size());
     std::int64_t max_edit = new_len + old_len;
     Path start;
     start.valid = true;
@@ -126,8 +128,11 @@ class Differ {
   void Step(std::uint64_t n = 1) {
     steps_ += n;
     if (steps_ > max_steps_)
-      throw FsError("The edited file differs too much from the original to show a diff within this server's limit of " +
-                    std::to_string(max_steps_) + " steps; nothing was written. Split the change into smaller edits.");
+      throw FsError(
+          "The edited file differs too much from the original to show a diff within this server's "
+          "limit of " +
+          std::to_string(max_steps_) +
+          " steps; nothing was written. Split the change into smaller edits.");
   }
 
   // Table of best paths by diagonal; each valid entry holds one reference.
@@ -169,11 +174,13 @@ class Differ {
   }
 
   std::int64_t ExtractCommon(Path& p, std::int64_t d) {
-    const std::int64_t new_len = static_cast<std::int64_t>(new_.size()), old_len = static_cast<std::int64_t>(old_.size());
+    const std::int64_t new_len = static_cast<std::int64_t>(new_.size()),
+                       old_len = static_cast<std::int64_t>(old_.size());
     std::int64_t old_pos = p.old_pos, new_pos = old_pos - d;
     std::size_t common = 0;
     while (new_pos + 1 < new_len && old_pos + 1 < old_len &&
-           old_[static_cast<std::size_t>(old_pos + 1)] == new_[static_cast<std::size_t>(new_pos + 1)]) {
+           old_[static_cast<std::size_t>(old_pos + 1)] ==
+               new_[static_cast<std::size_t>(new_pos + 1)]) {
       ++new_pos;
       ++old_pos;
       ++common;
@@ -191,7 +198,8 @@ class Differ {
 
   std::vector<Change> Build(std::int64_t last) {
     std::vector<Change> out;
-    for (std::int64_t id = last; id >= 0; id = pool_[id].prev) out.push_back({pool_[id].count, pool_[id].added, pool_[id].removed});
+    for (std::int64_t id = last; id >= 0; id = pool_[id].prev)
+      out.push_back({pool_[id].count, pool_[id].added, pool_[id].removed});
     std::reverse(out.begin(), out.end());
     return out;
   }
@@ -211,9 +219,10 @@ struct Hunk {
 
 }  // namespace
 
-std::string CreateTwoFilesPatch(const std::string& old_name, const std::string& new_name, const std::string& old_text,
-                                const std::string& new_text, const std::string& old_header,
-                                const std::string& new_header, std::uint64_t max_steps) {
+std::string CreateTwoFilesPatch(const std::string& old_name, const std::string& new_name,
+                                const std::string& old_text, const std::string& new_text,
+                                const std::string& old_header, const std::string& new_header,
+                                std::uint64_t max_steps) {
   auto old_tokens = Tokenize(old_text), new_tokens = Tokenize(new_text);
   std::vector<Change> changes = Differ(old_tokens, new_tokens, max_steps).Run();
 
@@ -228,7 +237,8 @@ std::string CreateTwoFilesPatch(const std::string& old_name, const std::string& 
     Block b{c.added, c.removed, {}};
     const auto& src = c.removed ? old_tokens : new_tokens;
     std::size_t& at = c.removed ? op : np;
-    b.lines.assign(src.begin() + static_cast<std::ptrdiff_t>(at), src.begin() + static_cast<std::ptrdiff_t>(at + c.count));
+    b.lines.assign(src.begin() + static_cast<std::ptrdiff_t>(at),
+                   src.begin() + static_cast<std::ptrdiff_t>(at + c.count));
     at += c.count;
     if (!c.added && !c.removed) op += c.count;
     blocks.push_back(std::move(b));
@@ -248,9 +258,11 @@ std::string CreateTwoFilesPatch(const std::string& old_name, const std::string& 
         new_range_start = new_line;
         if (i > 0) {
           const auto& prev = blocks[i - 1].lines;
-          std::size_t from = prev.size() > static_cast<std::size_t>(context) ? prev.size() - context : 0;
+          std::size_t from =
+              prev.size() > static_cast<std::size_t>(context) ? prev.size() - context : 0;
           cur.clear();
-          for (std::size_t k = from; k < prev.size(); ++k) cur.push_back(" " + std::string(prev[k]));
+          for (std::size_t k = from; k < prev.size(); ++k)
+            cur.push_back(" " + std::string(prev[k]));
           old_range_start -= static_cast<long>(cur.size());
           new_range_start -= static_cast<long>(cur.size());
         }
@@ -264,7 +276,8 @@ std::string CreateTwoFilesPatch(const std::string& old_name, const std::string& 
         for (auto line : b.lines) cur.push_back(" " + std::string(line));
       } else {
         long size = std::min(n, context);
-        for (long k = 0; k < size; ++k) cur.push_back(" " + std::string(b.lines[static_cast<std::size_t>(k)]));
+        for (long k = 0; k < size; ++k)
+          cur.push_back(" " + std::string(b.lines[static_cast<std::size_t>(k)]));
         hunks.push_back({old_range_start, old_line - old_range_start + size, new_range_start,
                          new_line - new_range_start + size, std::move(cur)});
         old_range_start = new_range_start = 0;

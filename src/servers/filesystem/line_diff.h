@@ -14,8 +14,9 @@ namespace sbx::servers::filesystem {
 
 // Throws FsError when the diff needs more than `max_steps` steps (diagonals
 // visited plus lines compared).
-std::string CreateTwoFilesPatch(const std::string& old_name, const std::string& new_name, const std::string& old_text,
-                                const std::string& new_text, const std::string& old_header,
-                                const std::string& new_header, std::uint64_t max_steps = kMaxDiffSteps);
+std::string CreateTwoFilesPatch(const std::string& old_name, const std::string& new_name,
+                                const std::string& old_text, const std::string& new_text,
+                                const std::string& old_header, const std::string& new_header,
+                                std::uint64_t max_steps = kMaxDiffSteps);
 
 }  // namespace sbx::servers::filesystem

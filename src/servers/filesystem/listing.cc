@@ -16,6 +16,7 @@
 
 #include "servers/filesystem/dir_cursor.h"
 #include "servers/filesystem/file_ops.h"
+#include "servers/filesystem/glob_regex.h"
 #include "servers/filesystem/js_text.h"
 #include "servers/filesystem/limits.h"
 #include "servers/filesystem/minimatch.h"
@@ -36,8 +37,8 @@ std::vector<DirEntry> ReadEntries(int dir_fd, const std::string& path) {
   std::vector<DirEntry> entries;
   if (int err = ReadDirectory(dir_fd, entries, kMaxDirectoryEntries)) {
     if (err == E2BIG)
-      throw Fatal("Directory too large: " + path + " holds more than " + std::to_string(kMaxDirectoryEntries) +
-                    " entries, over this server's limit");
+      throw Fatal("Directory too large: " + path + " holds more than " +
+                  std::to_string(kMaxDirectoryEntries) + " entries, over this server's limit");
     ThrowErrno(err, "scandir", path);
   }
   return entries;
@@ -53,6 +54,9 @@ class LazyGlob {
  public:
   explicit LazyGlob(std::string pattern) : pattern_(std::move(pattern)) {}
   bool Match(const std::string& path) {
+    if (JsRegex::StepsUsed() > kMaxGlobSteps)
+      throw Fatal("The glob patterns took more than " + std::to_string(kMaxGlobSteps) +
+                  " steps to evaluate, over this server's limit; use simpler patterns");
     if (!built_) {
       built_ = true;
       try {
@@ -110,7 +114,8 @@ std::string ListDirectory(const PathPolicy& policy, const std::string& path) {
   return out;
 }
 
-std::string ListDirectoryWithSizes(const PathPolicy& policy, const std::string& path, bool sort_by_size) {
+std::string ListDirectoryWithSizes(const PathPolicy& policy, const std::string& path,
+                                   bool sort_by_size) {
   Target target = policy.Validate(path);
   UniqueFd dir = OpenDirectoryTarget(target, "scandir");
   struct Row {
@@ -134,7 +139,8 @@ std::string ListDirectoryWithSizes(const PathPolicy& policy, const std::string& 
         }
       } else {
         struct stat st;
-        if (::fstatat(dir.get(), e.name.c_str(), &st, AT_SYMLINK_NOFOLLOW) == 0) row.size = static_cast<double>(st.st_size);
+        if (::fstatat(dir.get(), e.name.c_str(), &st, AT_SYMLINK_NOFOLLOW) == 0)
+          row.size = static_cast<double>(st.st_size);
       }
     }
     row.key = icu::UnicodeString::fromUTF8(row.name);
@@ -143,11 +149,13 @@ std::string ListDirectoryWithSizes(const PathPolicy& policy, const std::string& 
   std::vector<const Row*> sorted;
   for (const auto& r : rows) sorted.push_back(&r);
   if (sort_by_size) {
-    std::stable_sort(sorted.begin(), sorted.end(), [](const Row* a, const Row* b) { return b->size < a->size; });
+    std::stable_sort(sorted.begin(), sorted.end(),
+                     [](const Row* a, const Row* b) { return b->size < a->size; });
   } else {
     // String#localeCompare: ICU collation for the default (en-US) locale.
     UErrorCode status = U_ZERO_ERROR;
-    std::unique_ptr<icu::Collator> collator(icu::Collator::createInstance(icu::Locale("en", "US"), status));
+    std::unique_ptr<icu::Collator> collator(
+        icu::Collator::createInstance(icu::Locale("en", "US"), status));
     if (U_SUCCESS(status)) {
       collator->setAttribute(UCOL_NORMALIZATION_MODE, UCOL_ON, status);
       std::stable_sort(sorted.begin(), sorted.end(), [&](const Row* a, const Row* b) {
@@ -159,14 +167,16 @@ std::string ListDirectoryWithSizes(const PathPolicy& policy, const std::string& 
   std::string out;
   double files = 0, dirs = 0, total = 0;
   for (const Row* r : sorted) {
-    out += (r->is_dir ? "[DIR] " : "[FILE] ") + PadEnd(r->name, 30) + " " + (r->is_dir ? "" : PadStart(FormatSize(r->size), 10));
+    out += (r->is_dir ? "[DIR] " : "[FILE] ") + PadEnd(r->name, 30) + " " +
+           (r->is_dir ? "" : PadStart(FormatSize(r->size), 10));
     out += '\n';
   }
   for (const auto& r : rows) {
     (r.is_dir ? dirs : files) += 1;
     if (!r.is_dir) total += r.size;
   }
-  out += "\nTotal: " + ToFixed(files, 0) + " files, " + ToFixed(dirs, 0) + " directories\nCombined size: " + FormatSize(total);
+  out += "\nTotal: " + ToFixed(files, 0) + " files, " + ToFixed(dirs, 0) +
+         " directories\nCombined size: " + FormatSize(total);
   return out;
 }
 
@@ -179,8 +189,8 @@ class TreeBuilder {
 
   // The JSON array for the directory at the cursor, its closing bracket at
   // `indent` spaces (JSON.stringify(…, null, 2) layout).
-  std::string Build(DirCursor& cursor, const std::string& real, const std::string& lexical, const std::string& rel,
-                    std::size_t indent) {
+  std::string Build(DirCursor& cursor, const std::string& real, const std::string& lexical,
+                    const std::string& rel, std::size_t indent) {
     CheckCancelled(context_);
     auto entries = ReadEntries(cursor.fd(), real);
     std::string pad(indent + 2, ' '), key_pad(indent + 4, ' ');
@@ -191,18 +201,19 @@ class TreeBuilder {
       if (Excluded(child_rel)) continue;
       if (++count_ > kMaxTreeEntries)
         throw Fatal("Directory tree too large: more than " + std::to_string(kMaxTreeEntries) +
-                      " entries, over this server's limit; narrow the path or add excludePatterns");
+                    " entries, over this server's limit; narrow the path or add excludePatterns");
       bool is_dir = e.type == DT_DIR;
       out += out.empty() ? "[\n" : ",\n";
-      out += pad + "{\n" + key_pad + "\"name\": " + JsonQuote(name) + ",\n" + key_pad + "\"type\": \"" +
-             (is_dir ? "directory" : "file") + "\"";
+      out += pad + "{\n" + key_pad + "\"name\": " + JsonQuote(name) + ",\n" + key_pad +
+             "\"type\": \"" + (is_dir ? "directory" : "file") + "\"";
       if (is_dir) {
         std::string child_lexical = ChildPath(lexical, name);
         std::string child_real = ChildPath(real, name);
         // upstream validates each subdirectory's path before reading it.
         if (name != e.name) throw FsError("Parent directory does not exist: " + lexical);
         if (child_real.size() >= PATH_MAX) ThrowErrno(ENAMETOOLONG, "realpath", child_lexical);
-        if (int err = cursor.Enter(e.name)) ThrowErrno(err == ELOOP ? ENOTDIR : err, "scandir", child_real);
+        if (int err = cursor.Enter(e.name))
+          ThrowErrno(err == ELOOP ? ENOTDIR : err, "scandir", child_real);
         std::string children = Build(cursor, child_real, child_lexical, child_rel, indent + 4);
         bool left = false;
         if (int err = cursor.Leave(left)) throw Fatal(err, NodeErrorMessage(err, "scandir", real));
@@ -221,7 +232,8 @@ class TreeBuilder {
         if (globs_.Get(p).Match(rel)) return true;
         continue;
       }
-      if (globs_.Get(p).Match(rel) || globs_.Get("**/" + p).Match(rel) || globs_.Get("**/" + p + "/**").Match(rel))
+      if (globs_.Get(p).Match(rel) || globs_.Get("**/" + p).Match(rel) ||
+          globs_.Get("**/" + p + "/**").Match(rel))
         return true;
     }
     return false;
@@ -235,8 +247,8 @@ class TreeBuilder {
 
 class Searcher {
  public:
-  Searcher(const PathPolicy& policy, const std::string& pattern, const std::vector<std::string>& excludes,
-           const mcp::ToolContext& context)
+  Searcher(const PathPolicy& policy, const std::string& pattern,
+           const std::vector<std::string>& excludes, const mcp::ToolContext& context)
       : policy_(policy), pattern_(pattern), excludes_(excludes), context_(context) {}
 
   void Search(DirCursor& cursor, const std::string& real, const std::string& rel) {
@@ -244,8 +256,9 @@ class Searcher {
     auto entries = ReadEntries(cursor.fd(), real);
     for (const auto& e : entries) {
       if (++visited_ > kMaxSearchVisits)
-        throw Fatal("Search too large: more than " + std::to_string(kMaxSearchVisits) +
-                      " entries examined, over this server's limit; narrow the path or add excludePatterns");
+        throw Fatal(
+            "Search too large: more than " + std::to_string(kMaxSearchVisits) +
+            " entries examined, over this server's limit; narrow the path or add excludePatterns");
       std::string name = DecodeUtf8Lossy(e.name);
       std::string full = ChildPath(real, name);
       // upstream's per-entry validatePath: skip what it would reject.
@@ -279,7 +292,8 @@ class Searcher {
         continue;  // minimatch threw: upstream skips the entry
       }
       if (e.type != DT_DIR) continue;
-      if (cursor.Enter(e.name) != 0) continue;  // replaced meanwhile: upstream's readdir fails, skipped
+      if (cursor.Enter(e.name) != 0)
+        continue;  // replaced meanwhile: upstream's readdir fails, skipped
       try {
         Search(cursor, full, child_rel);
       } catch (const Fatal&) {
@@ -306,8 +320,10 @@ class Searcher {
 
 }  // namespace
 
-std::string DirectoryTree(const PathPolicy& policy, const std::string& path, const std::vector<std::string>& excludes,
+std::string DirectoryTree(const PathPolicy& policy, const std::string& path,
+                          const std::vector<std::string>& excludes,
                           const mcp::ToolContext& context) {
+  JsRegex::ResetSteps();
   Target target = policy.Validate(path);
   std::string lexical = policy.Lexical(path);
   DirCursor cursor(OpenDirectoryTarget(target, "scandir"));
@@ -315,8 +331,10 @@ std::string DirectoryTree(const PathPolicy& policy, const std::string& path, con
   return builder.Build(cursor, target.path, lexical, "", 0);
 }
 
-std::string SearchFiles(const PathPolicy& policy, const std::string& path, const std::string& pattern,
-                        const std::vector<std::string>& excludes, const mcp::ToolContext& context) {
+std::string SearchFiles(const PathPolicy& policy, const std::string& path,
+                        const std::string& pattern, const std::vector<std::string>& excludes,
+                        const mcp::ToolContext& context) {
+  JsRegex::ResetSteps();
   Target target = policy.Validate(path);
   DirCursor cursor(OpenDirectoryTarget(target, "scandir"));
   Searcher searcher(policy, pattern, excludes, context);

@@ -17,10 +17,13 @@ namespace sbx::servers::filesystem {
 std::string FormatSize(double bytes);
 
 std::string ListDirectory(const PathPolicy& policy, const std::string& path);
-std::string ListDirectoryWithSizes(const PathPolicy& policy, const std::string& path, bool sort_by_size);
-std::string DirectoryTree(const PathPolicy& policy, const std::string& path, const std::vector<std::string>& excludes,
+std::string ListDirectoryWithSizes(const PathPolicy& policy, const std::string& path,
+                                   bool sort_by_size);
+std::string DirectoryTree(const PathPolicy& policy, const std::string& path,
+                          const std::vector<std::string>& excludes,
                           const mcp::ToolContext& context);
-std::string SearchFiles(const PathPolicy& policy, const std::string& path, const std::string& pattern,
-                        const std::vector<std::string>& excludes, const mcp::ToolContext& context);
+std::string SearchFiles(const PathPolicy& policy, const std::string& path,
+                        const std::string& pattern, const std::vector<std::string>& excludes,
+                        const mcp::ToolContext& context);
 
 }  // namespace sbx::servers::filesystem

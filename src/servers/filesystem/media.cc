@@ -14,7 +14,8 @@ namespace {
 std::string Base64(const std::string& data) {
   std::string out(4 * ((data.size() + 2) / 3) + 1, '\0');
   int n = EVP_EncodeBlock(reinterpret_cast<unsigned char*>(out.data()),
-                          reinterpret_cast<const unsigned char*>(data.data()), static_cast<int>(data.size()));
+                          reinterpret_cast<const unsigned char*>(data.data()),
+                          static_cast<int>(data.size()));
   out.resize(static_cast<std::size_t>(n));
   return out;
 }
@@ -25,9 +26,10 @@ std::string MediaMimeType(const std::string& path) {
   std::string ext = nodepath::Extname(path);
   for (auto& c : ext) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   static const std::pair<const char*, const char*> kTypes[] = {
-      {".png", "image/png"},   {".jpg", "image/jpeg"}, {".jpeg", "image/jpeg"}, {".gif", "image/gif"},
-      {".webp", "image/webp"}, {".bmp", "image/bmp"},  {".svg", "image/svg+xml"}, {".mp3", "audio/mpeg"},
-      {".wav", "audio/wav"},   {".ogg", "audio/ogg"},  {".flac", "audio/flac"},
+      {".png", "image/png"},     {".jpg", "image/jpeg"},  {".jpeg", "image/jpeg"},
+      {".gif", "image/gif"},     {".webp", "image/webp"}, {".bmp", "image/bmp"},
+      {".svg", "image/svg+xml"}, {".mp3", "audio/mpeg"},  {".wav", "audio/wav"},
+      {".ogg", "audio/ogg"},     {".flac", "audio/flac"},
   };
   for (const auto& [e, type] : kTypes)
     if (ext == e) return type;
@@ -55,10 +57,13 @@ Json ReadMediaFile(const PathPolicy& policy, const std::string& path) {
   Target target = policy.Validate(path);
   std::string mime = MediaMimeType(target.path);
   std::string data = Base64(ReadFileBytes(target));
-  if (mime.rfind("image/", 0) == 0) return Json{{"type", "image"}, {"data", data}, {"mimeType", mime}};
-  if (mime.rfind("audio/", 0) == 0) return Json{{"type", "audio"}, {"data", data}, {"mimeType", mime}};
-  return Json{{"type", "resource"},
-              {"resource", Json{{"uri", FileUrl(target.path)}, {"mimeType", mime}, {"blob", data}}}};
+  if (mime.rfind("image/", 0) == 0)
+    return Json{{"type", "image"}, {"data", data}, {"mimeType", mime}};
+  if (mime.rfind("audio/", 0) == 0)
+    return Json{{"type", "audio"}, {"data", data}, {"mimeType", mime}};
+  return Json{
+      {"type", "resource"},
+      {"resource", Json{{"uri", FileUrl(target.path)}, {"mimeType", mime}, {"blob", data}}}};
 }
 
 }  // namespace sbx::servers::filesystem

@@ -34,7 +34,8 @@ std::vector<S> SlashSplit(const S& s) {
 }
 
 bool EndsWith(const S& s, const S& suffix) {
-  return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+  return s.size() >= suffix.size() &&
+         s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 
 bool NotFastExtChar(char16_t c) {
@@ -46,7 +47,7 @@ bool NotFastExtChar(char16_t c) {
 struct Minimatch::Segment {
   enum Kind { kLiteral, kGlobstar, kRegex } kind = kLiteral;
   enum Fast { kNone, kStar, kStarDotExt, kQmarks, kStarDotStar, kDotStar } fast = kNone;
-  S literal;  // kLiteral; the extension for kStarDotExt / kQmarks
+  S literal;               // kLiteral; the extension for kStarDotExt / kQmarks
   std::size_t length = 0;  // kQmarks: the whole segment's length
   std::shared_ptr<const JsRegex> re;
 
@@ -59,7 +60,8 @@ struct Minimatch::Segment {
       case kStarDotExt:
         return (dot || !starts_dot) && EndsWith(f, literal);
       case kQmarks:
-        return f.size() == length && (dot ? !is_dots : !starts_dot) && (literal.empty() || EndsWith(f, literal));
+        return f.size() == length && (dot ? !is_dots : !starts_dot) &&
+               (literal.empty() || EndsWith(f, literal));
       case kStarDotStar:
         return (dot ? !is_dots : !starts_dot) && f.find(u'.') != S::npos;
       case kDotStar:
@@ -99,7 +101,8 @@ Minimatch::Minimatch(const std::string& pattern_utf8, bool dot) : dot_(dot) {
     for (auto& part : SlashSplit(glob)) {
       const S* prev = parts.empty() ? nullptr : &parts.back();
       if (part == u"**" && prev && *prev == u"**") continue;
-      if (part == u".." && prev && !prev->empty() && *prev != u".." && *prev != u"." && *prev != u"**") {
+      if (part == u".." && prev && !prev->empty() && *prev != u".." && *prev != u"." &&
+          *prev != u"**") {
         parts.pop_back();
         continue;
       }
@@ -123,7 +126,10 @@ Minimatch::Minimatch(const std::string& pattern_utf8, bool dot) : dot_(dot) {
       while (stars < part.size() && part[stars] == u'*') ++stars;
       std::size_t qmarks = 0;
       while (qmarks < part.size() && part[qmarks] == u'?') ++qmarks;
-      auto rest_plain = [&](std::size_t from) { return std::all_of(part.begin() + static_cast<std::ptrdiff_t>(from), part.end(), NotFastExtChar); };
+      auto rest_plain = [&](std::size_t from) {
+        return std::all_of(part.begin() + static_cast<std::ptrdiff_t>(from), part.end(),
+                           NotFastExtChar);
+      };
       if (stars == part.size()) {
         seg.fast = Segment::kStar;
       } else if (stars > 0 && rest_plain(stars)) {
@@ -133,8 +139,10 @@ Minimatch::Minimatch(const std::string& pattern_utf8, bool dot) : dot_(dot) {
         seg.fast = Segment::kQmarks;
         seg.literal = part.substr(qmarks);
         seg.length = part.size();
-      } else if (stars > 0 && stars < part.size() && part[stars] == u'.' && stars + 1 < part.size() &&
-                 std::all_of(part.begin() + static_cast<std::ptrdiff_t>(stars) + 1, part.end(), [](char16_t c) { return c == u'*'; })) {
+      } else if (stars > 0 && stars < part.size() && part[stars] == u'.' &&
+                 stars + 1 < part.size() &&
+                 std::all_of(part.begin() + static_cast<std::ptrdiff_t>(stars) + 1, part.end(),
+                             [](char16_t c) { return c == u'*'; })) {
         seg.fast = Segment::kStarDotStar;
       } else if (part.size() >= 2 && part[0] == u'.' &&
                  std::all_of(part.begin() + 1, part.end(), [](char16_t c) { return c == u'*'; })) {
@@ -166,8 +174,8 @@ bool Minimatch::Match(const std::string& path) const {
   return negate_;
 }
 
-bool Minimatch::MatchOne(const std::vector<S>& file, const std::vector<Segment>& pattern, std::size_t fi,
-                         std::size_t pi, std::size_t fl) const {
+bool Minimatch::MatchOne(const std::vector<S>& file, const std::vector<Segment>& pattern,
+                         std::size_t fi, std::size_t pi, std::size_t fl) const {
   std::size_t pl = pattern.size();
   for (; fi < fl && pi < pl; ++fi, ++pi) {
     const Segment& p = pattern[pi];
@@ -185,12 +193,18 @@ bool Minimatch::MatchParts(const std::vector<S>& file, const std::vector<Segment
   auto first = std::find_if(pattern.begin(), pattern.end(), is_gs);
   if (first == pattern.end()) return MatchOne(file, pattern, 0, 0, file.size());
   std::size_t firstgs = static_cast<std::size_t>(first - pattern.begin());
-  std::size_t lastgs = pattern.size() - 1 - static_cast<std::size_t>(std::find_if(pattern.rbegin(), pattern.rend(), is_gs) - pattern.rbegin());
-  std::vector<Segment> head(pattern.begin(), pattern.begin() + static_cast<std::ptrdiff_t>(firstgs));
-  std::vector<Segment> body(pattern.begin() + static_cast<std::ptrdiff_t>(firstgs) + 1,
-                            pattern.begin() + static_cast<std::ptrdiff_t>(std::max(lastgs, firstgs + 1)));
+  std::size_t lastgs =
+      pattern.size() - 1 -
+      static_cast<std::size_t>(std::find_if(pattern.rbegin(), pattern.rend(), is_gs) -
+                               pattern.rbegin());
+  std::vector<Segment> head(pattern.begin(),
+                            pattern.begin() + static_cast<std::ptrdiff_t>(firstgs));
+  std::vector<Segment> body(
+      pattern.begin() + static_cast<std::ptrdiff_t>(firstgs) + 1,
+      pattern.begin() + static_cast<std::ptrdiff_t>(std::max(lastgs, firstgs + 1)));
   if (lastgs == firstgs) body.clear();
-  std::vector<Segment> tail(pattern.begin() + static_cast<std::ptrdiff_t>(lastgs) + 1, pattern.end());
+  std::vector<Segment> tail(pattern.begin() + static_cast<std::ptrdiff_t>(lastgs) + 1,
+                            pattern.end());
 
   std::size_t fi = 0;
   if (!head.empty()) {
@@ -210,7 +224,9 @@ bool Minimatch::MatchParts(const std::vector<S>& file, const std::vector<Segment
       tail_match = tail.size() + 1;
     }
   }
-  auto bad_dot = [&](const S& f) { return f == u"." || f == u".." || (!dot_ && !f.empty() && f[0] == u'.'); };
+  auto bad_dot = [&](const S& f) {
+    return f == u"." || f == u".." || (!dot_ && !f.empty() && f[0] == u'.');
+  };
   if (body.empty()) {
     bool saw_some = tail_match > 0;
     for (std::size_t i = fi; i + tail_match < file.size(); ++i) {
@@ -235,17 +251,21 @@ bool Minimatch::MatchParts(const std::vector<S>& file, const std::vector<Segment
   }
   long file_length = static_cast<long>(file.size() - tail_match);
   for (std::size_t i = 0; i < sections.size(); ++i) {
-    long after = file_length - static_cast<long>(sums[sections.size() - 1 - i] + sections[i].first.size());
+    long after =
+        file_length - static_cast<long>(sums[sections.size() - 1 - i] + sections[i].first.size());
     sections[i].second = after < 0 ? static_cast<std::size_t>(-1) : static_cast<std::size_t>(after);
   }
   return BodySections(file, sections, fi, 0, 0, tail_match > 0) == 1;
 }
 
 // 1: match; 0: no match; -1: no match and stop trying (minimatch's null).
-int Minimatch::BodySections(const std::vector<S>& file,
-                            const std::vector<std::pair<std::vector<Segment>, std::size_t>>& sections, std::size_t fi,
-                            std::size_t bi, int depth, bool saw_tail) const {
-  auto bad_dot = [&](const S& f) { return f == u"." || f == u".." || (!dot_ && !f.empty() && f[0] == u'.'); };
+int Minimatch::BodySections(
+    const std::vector<S>& file,
+    const std::vector<std::pair<std::vector<Segment>, std::size_t>>& sections, std::size_t fi,
+    std::size_t bi, int depth, bool saw_tail) const {
+  auto bad_dot = [&](const S& f) {
+    return f == u"." || f == u".." || (!dot_ && !f.empty() && f[0] == u'.');
+  };
   if (bi >= sections.size()) {
     for (std::size_t i = fi; i < file.size(); ++i) {
       saw_tail = true;

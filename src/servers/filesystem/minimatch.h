@@ -31,12 +31,13 @@ class Minimatch {
 
  private:
   struct Segment;
-  bool MatchParts(const std::vector<std::u16string>& file, const std::vector<Segment>& pattern) const;
-  bool MatchOne(const std::vector<std::u16string>& file, const std::vector<Segment>& pattern, std::size_t fi,
-                std::size_t pi, std::size_t fl) const;
+  bool MatchParts(const std::vector<std::u16string>& file,
+                  const std::vector<Segment>& pattern) const;
+  bool MatchOne(const std::vector<std::u16string>& file, const std::vector<Segment>& pattern,
+                std::size_t fi, std::size_t pi, std::size_t fl) const;
   int BodySections(const std::vector<std::u16string>& file,
-                   const std::vector<std::pair<std::vector<Segment>, std::size_t>>& sections, std::size_t fi,
-                   std::size_t bi, int depth, bool saw_tail) const;
+                   const std::vector<std::pair<std::vector<Segment>, std::size_t>>& sections,
+                   std::size_t fi, std::size_t bi, int depth, bool saw_tail) const;
 
   bool dot_ = true;
   bool negate_ = false;

@@ -1,5 +1,7 @@
 #include "servers/filesystem/minimatch_ast.h"
 
+#include "servers/filesystem/minimatch_class.h"
+
 #include <map>
 #include <memory>
 #include <optional>
@@ -12,137 +14,11 @@ namespace {
 
 using S = std::u16string;
 
-bool IsLineTerminator(char16_t c) { return c == 0x0A || c == 0x0D || c == 0x2028 || c == 0x2029; }
-bool IsJsSpace(char16_t c) {
-  return (c >= 0x09 && c <= 0x0D) || c == 0x20 || c == 0xA0 || c == 0x1680 || (c >= 0x2000 && c <= 0x200A) ||
-         c == 0x2028 || c == 0x2029 || c == 0x202F || c == 0x205F || c == 0x3000 || c == 0xFEFF;
+bool IsExtglobType(char16_t c) {
+  return c == u'!' || c == u'?' || c == u'+' || c == u'*' || c == u'@';
 }
-bool IsExtglobType(char16_t c) { return c == u'!' || c == u'?' || c == u'+' || c == u'*' || c == u'@'; }
 bool StartsWith(const S& s, const S& prefix, std::size_t at = 0) {
   return at <= s.size() && s.compare(at, prefix.size(), prefix) == 0;
-}
-
-// regExpEscape: /[-[\]{}()*+?.,\\^$|#\s]/g -> '\\$&'
-S RegExpEscape(const S& s) {
-  static const S kSpecial = u"-[]{}()*+?.,\\^$|#";
-  S out;
-  for (char16_t c : s) {
-    if (kSpecial.find(c) != S::npos || IsJsSpace(c)) out.push_back(u'\\');
-    out.push_back(c);
-  }
-  return out;
-}
-
-// braceEscape: /[[\]\\-]/g -> '\\$&'
-S BraceEscape(const S& s) {
-  S out;
-  for (char16_t c : s) {
-    if (c == u'[' || c == u']' || c == u'\\' || c == u'-') out.push_back(u'\\');
-    out.push_back(c);
-  }
-  return out;
-}
-
-struct ClassResult {
-  S src;
-  bool uflag = false;
-  std::size_t consumed = 0;
-  bool magic = false;
-};
-
-// minimatch's parseClass: the glob's bracket expression at `pos`.
-ClassResult ParseClass(const S& glob, std::size_t pos) {
-  struct Posix {
-    const char16_t* name;
-    const char16_t* unip;
-    bool u;
-    bool neg;
-  };
-  static const Posix kPosix[] = {
-      {u"[:alnum:]", u"\\p{L}\\p{Nl}\\p{Nd}", true, false}, {u"[:alpha:]", u"\\p{L}\\p{Nl}", true, false},
-      {u"[:ascii:]", u"\\x00-\\x7f", false, false},         {u"[:blank:]", u"\\p{Zs}\\t", true, false},
-      {u"[:cntrl:]", u"\\p{Cc}", true, false},              {u"[:digit:]", u"\\p{Nd}", true, false},
-      {u"[:graph:]", u"\\p{Z}\\p{C}", true, true},          {u"[:lower:]", u"\\p{Ll}", true, false},
-      {u"[:print:]", u"\\p{C}", true, false},               {u"[:punct:]", u"\\p{P}", true, false},
-      {u"[:space:]", u"\\p{Z}\\t\\r\\n\\v\\f", true, false}, {u"[:upper:]", u"\\p{Lu}", true, false},
-      {u"[:word:]", u"\\p{L}\\p{Nl}\\p{Nd}\\p{Pc}", true, false}, {u"[:xdigit:]", u"A-Fa-f0-9", false, false},
-  };
-  std::vector<S> ranges, negs;
-  std::size_t i = pos + 1;
-  bool saw_start = false, uflag = false, escaping = false, negate = false;
-  std::size_t end_pos = pos;
-  std::optional<char16_t> range_start;
-  while (i < glob.size()) {
-    char16_t c = glob[i];
-    if ((c == u'!' || c == u'^') && i == pos + 1) {
-      negate = true;
-      ++i;
-      continue;
-    }
-    if (c == u']' && saw_start && !escaping) {
-      end_pos = i + 1;
-      break;
-    }
-    saw_start = true;
-    if (c == u'\\' && !escaping) {
-      escaping = true;
-      ++i;
-      continue;
-    }
-    if (c == u'[' && !escaping) {
-      bool matched = false;
-      for (const auto& p : kPosix) {
-        S name = p.name;
-        if (!StartsWith(glob, name, i)) continue;
-        if (range_start) return {u"$.", false, glob.size() - pos, true};
-        i += name.size();
-        (p.neg ? negs : ranges).push_back(p.unip);
-        uflag = uflag || p.u;
-        matched = true;
-        break;
-      }
-      if (matched) continue;
-    }
-    escaping = false;
-    if (range_start) {
-      if (c > *range_start) {
-        ranges.push_back(BraceEscape(S(1, *range_start)) + u"-" + BraceEscape(S(1, c)));
-      } else if (c == *range_start) {
-        ranges.push_back(BraceEscape(S(1, c)));
-      }
-      range_start.reset();
-      ++i;
-      continue;
-    }
-    if (StartsWith(glob, u"-]", i + 1)) {
-      ranges.push_back(BraceEscape(S(1, c) + u"-"));
-      i += 2;
-      continue;
-    }
-    if (StartsWith(glob, u"-", i + 1)) {
-      range_start = c;
-      i += 2;
-      continue;
-    }
-    ranges.push_back(BraceEscape(S(1, c)));
-    ++i;
-  }
-  if (end_pos < i) return {u"", false, 0, false};
-  if (ranges.empty() && negs.empty()) return {u"$.", false, glob.size() - pos, true};
-  if (negs.empty() && ranges.size() == 1 && !negate) {
-    const S& r = ranges[0];
-    bool one = (r.size() == 1 && !IsLineTerminator(r[0])) || (r.size() == 2 && r[0] == u'\\' && !IsLineTerminator(r[1]));
-    if (one) return {RegExpEscape(r.size() == 2 ? r.substr(1) : r), false, end_pos - pos, false};
-  }
-  auto join = [](const std::vector<S>& v) {
-    S out;
-    for (const auto& x : v) out += x;
-    return out;
-  };
-  S sranges = u"[" + S(negate ? u"^" : u"") + join(ranges) + u"]";
-  S snegs = u"[" + S(negate ? u"" : u"^") + join(negs) + u"]";
-  S comb = !ranges.empty() && !negs.empty() ? u"(" + sranges + u"|" + snegs + u")" : !ranges.empty() ? sranges : snegs;
-  return {comb, uflag, end_pos - pos, true};
 }
 
 const S kStartNoTraversal = u"(?!(?:^|/)\\.\\.?(?:$|/))";
@@ -252,7 +128,8 @@ class Tree {
           continue;
         }
         if (bracket(c, i, acc)) continue;
-        bool recurse = IsExtglobType(c) && i < str.size() && str[i] == u'(' && ext_depth <= kMaxDepth;
+        bool recurse =
+            IsExtglobType(c) && i < str.size() && str[i] == u'(' && ext_depth <= kMaxDepth;
         if (recurse) {
           Push(ast, acc);
           acc.clear();
@@ -315,7 +192,8 @@ class Tree {
 
   using AdoptMap = std::map<char16_t, S>;
   static const AdoptMap& Adopt() {
-    static const AdoptMap m = {{u'!', u"@"}, {u'?', u"?@"}, {u'@', u"@"}, {u'*', u"*+?@"}, {u'+', u"+@"}};
+    static const AdoptMap m = {
+        {u'!', u"@"}, {u'?', u"?@"}, {u'@', u"@"}, {u'*', u"*+?@"}, {u'+', u"+@"}};
     return m;
   }
   static const AdoptMap& AdoptWithSpace() {
@@ -323,7 +201,8 @@ class Tree {
     return m;
   }
   static const AdoptMap& AdoptAny() {
-    static const AdoptMap m = {{u'!', u"?@"}, {u'?', u"?@"}, {u'@', u"?@"}, {u'*', u"*+?@"}, {u'+', u"+@?*"}};
+    static const AdoptMap m = {
+        {u'!', u"?@"}, {u'?', u"?@"}, {u'@', u"?@"}, {u'*', u"*+?@"}, {u'+', u"+@?*"}};
     return m;
   }
   static bool CanAdoptType(const Ast* a, char16_t c, const AdoptMap& m) {
@@ -365,7 +244,8 @@ class Tree {
     Ast* gc = std::get<Ast*>(child->parts[0]);
     std::vector<Part> moved = gc->parts;
     a->parts.erase(a->parts.begin() + static_cast<std::ptrdiff_t>(index));
-    a->parts.insert(a->parts.begin() + static_cast<std::ptrdiff_t>(index), moved.begin(), moved.end());
+    a->parts.insert(a->parts.begin() + static_cast<std::ptrdiff_t>(index), moved.begin(),
+                    moved.end());
     for (auto& p : moved)
       if (auto* x = std::get_if<Ast*>(&p)) (*x)->parent = a;
     a->str.reset();
@@ -566,7 +446,9 @@ class Tree {
         const S& first = std::get<S>(a->parts[0]);
         bool dot_trav_allowed = a->parts.size() == 1 && (first == u"." || first == u"..");
         if (!dot_trav_allowed) {
-          auto aps = [](const S& s, std::size_t i) { return i < s.size() && (s[i] == u'[' || s[i] == u'.'); };
+          auto aps = [](const S& s, std::size_t i) {
+            return i < s.size() && (s[i] == u'[' || s[i] == u'.');
+          };
           bool need_no_trav = (dot && aps(src, 0)) || (StartsWith(src, u"\\.") && aps(src, 2)) ||
                               (StartsWith(src, u"\\.\\.") && aps(src, 4));
           bool need_no_dot = !dot && !allow_dot.value_or(false) && aps(src, 0);
@@ -574,7 +456,8 @@ class Tree {
         }
       }
       S end;
-      if (IsEnd(a) && a->root->filled_negs && a->parent && a->parent->type == u'!') end = u"(?:$|\\/)";
+      if (IsEnd(a) && a->root->filled_negs && a->parent && a->parent->type == u'!')
+        end = u"(?:$|\\/)";
       a->has_magic = a->has_magic.value_or(false);
       return {start + src + end, Unescape(src), *a->has_magic, a->uflag};
     }
@@ -588,19 +471,23 @@ class Tree {
       a->has_magic.reset();
       return {s, Unescape(ToString(a)), false, false};
     }
-    S body_dot_allowed = !repeated || allow_dot.value_or(false) || dot ? S() : PartsToRegExp(a, true);
+    S body_dot_allowed =
+        !repeated || allow_dot.value_or(false) || dot ? S() : PartsToRegExp(a, true);
     if (body_dot_allowed == body) body_dot_allowed.clear();
     if (!body_dot_allowed.empty()) body = u"(?:" + body + u")(?:" + body_dot_allowed + u")*?";
     S final;
     if (a->type == u'!' && a->empty_ext) {
       final = (IsStart(a) && !dot ? kStartNoDot : S()) + kStarNoEmpty;
     } else {
-      S close = a->type == u'!' ? u"))" + (IsStart(a) && !dot && !allow_dot.value_or(false) ? kStartNoDot : S()) + kStar + u")"
-                : a->type == u'@' ? S(u")")
-                : a->type == u'?' ? S(u")?")
+      S close = a->type == u'!'
+                    ? u"))" +
+                          (IsStart(a) && !dot && !allow_dot.value_or(false) ? kStartNoDot : S()) +
+                          kStar + u")"
+                : a->type == u'@'                              ? S(u")")
+                : a->type == u'?'                              ? S(u")?")
                 : a->type == u'+' && !body_dot_allowed.empty() ? S(u")")
                 : a->type == u'*' && !body_dot_allowed.empty() ? S(u")?")
-                : u")" + S(1, a->type);
+                                                               : u")" + S(1, a->type);
       final = start + body + close;
     }
     a->has_magic = a->has_magic.value_or(false);
@@ -613,39 +500,6 @@ class Tree {
 };
 
 }  // namespace
-
-S Unescape(const S& s) {
-  // /((?!\\).|^)\[([^/\\])\]/g -> '$1$2'
-  S first;
-  for (std::size_t k = 0; k < s.size();) {
-    auto bracketed = [&](std::size_t at) {
-      return at + 2 < s.size() && s[at] == u'[' && s[at + 1] != u'/' && s[at + 1] != u'\\' && s[at + 2] == u']';
-    };
-    if (s[k] != u'\\' && !IsLineTerminator(s[k]) && bracketed(k + 1)) {
-      first += s[k];
-      first += s[k + 2];
-      k += 4;
-      continue;
-    }
-    if (k == 0 && bracketed(0)) {
-      first += s[1];
-      k = 3;
-      continue;
-    }
-    first += s[k++];
-  }
-  // /\\([^/])/g -> '$1'
-  S out;
-  for (std::size_t k = 0; k < first.size();) {
-    if (first[k] == u'\\' && k + 1 < first.size() && first[k + 1] != u'/') {
-      out += first[k + 1];
-      k += 2;
-      continue;
-    }
-    out += first[k++];
-  }
-  return out;
-}
 
 SegmentPattern CompileSegment(const std::u16string& segment, bool dot) {
   Tree tree(dot);

@@ -10,7 +10,7 @@
 namespace sbx::servers::filesystem::glob {
 
 struct SegmentPattern {
-  bool magic = false;   // false: match `literal` exactly
+  bool magic = false;  // false: match `literal` exactly
   std::u16string literal;
   std::u16string source;  // regex source without ^…$ (when magic)
   bool unicode = false;   // the u flag (POSIX classes)
@@ -18,8 +18,5 @@ struct SegmentPattern {
 
 // AST.fromGlob(segment, {dot}).toMMPattern()
 SegmentPattern CompileSegment(const std::u16string& segment, bool dot);
-
-// minimatch's unescape() (default options).
-std::u16string Unescape(const std::u16string& s);
 
 }  // namespace sbx::servers::filesystem::glob

@@ -88,11 +88,14 @@ std::string NodeErrorMessage(int err, std::string_view syscall, std::string_view
   return Prefix(err, syscall) + " '" + std::string(path) + "'";
 }
 
-std::string NodeErrorMessage(int err, std::string_view syscall, std::string_view path, std::string_view dest) {
+std::string NodeErrorMessage(int err, std::string_view syscall, std::string_view path,
+                             std::string_view dest) {
   return Prefix(err, syscall) + " '" + std::string(path) + "' -> '" + std::string(dest) + "'";
 }
 
-void ThrowErrno(int err, std::string_view syscall) { throw FsError(err, NodeErrorMessage(err, syscall)); }
+void ThrowErrno(int err, std::string_view syscall) {
+  throw FsError(err, NodeErrorMessage(err, syscall));
+}
 
 void ThrowErrno(int err, std::string_view syscall, std::string_view path) {
   throw FsError(err, NodeErrorMessage(err, syscall, path));

@@ -17,7 +17,8 @@ class FsError : public mcp::ToolError {
  public:
   // A failure without an errno (access denied, bad arguments, bounds).
   explicit FsError(const std::string& message) : mcp::ToolError(message), message_(message) {}
-  FsError(int err, const std::string& message) : mcp::ToolError(message), message_(message), errno_(err) {}
+  FsError(int err, const std::string& message)
+      : mcp::ToolError(message), message_(message), errno_(err) {}
   // errno of the failed call, 0 for other failures.
   int code() const { return errno_; }
   // The whole message; what() stops at a NUL byte, which a path may hold.
@@ -36,10 +37,12 @@ std::string_view ErrnoDescription(int err);
 // Node's message for a failed fs call.
 std::string NodeErrorMessage(int err, std::string_view syscall);
 std::string NodeErrorMessage(int err, std::string_view syscall, std::string_view path);
-std::string NodeErrorMessage(int err, std::string_view syscall, std::string_view path, std::string_view dest);
+std::string NodeErrorMessage(int err, std::string_view syscall, std::string_view path,
+                             std::string_view dest);
 
 [[noreturn]] void ThrowErrno(int err, std::string_view syscall);
 [[noreturn]] void ThrowErrno(int err, std::string_view syscall, std::string_view path);
-[[noreturn]] void ThrowErrno(int err, std::string_view syscall, std::string_view path, std::string_view dest);
+[[noreturn]] void ThrowErrno(int err, std::string_view syscall, std::string_view path,
+                             std::string_view dest);
 
 }  // namespace sbx::servers::filesystem

@@ -145,7 +145,8 @@ bool IsWithin(std::string_view absolute, const std::vector<std::string>& allowed
       if (!path.empty() && path[0] == '/') return true;
       continue;
     }
-    if (path.size() > d.size() && path.compare(0, d.size(), d) == 0 && path[d.size()] == '/') return true;
+    if (path.size() > d.size() && path.compare(0, d.size(), d) == 0 && path[d.size()] == '/')
+      return true;
   }
   return false;
 }

@@ -66,7 +66,8 @@ TEST_F(RaceTest, DirectorySwappedForLinkToOutside) {
     Call("write_file", {{"path", R("flip/inner.txt")}, {"content", "INSIDE\n"}});
     Call("write_file", {{"path", R("flip/new" + std::to_string(i % 5))}, {"content", "NEW"}});
     Call("create_directory", {{"path", R("flip/made/sub")}});
-    Call("edit_file", {{"path", R("flip/inner.txt")}, {"edits", {{{"oldText", "INSIDE"}, {"newText", "INSIDE"}}}}});
+    Call("edit_file", {{"path", R("flip/inner.txt")},
+                       {"edits", {{{"oldText", "INSIDE"}, {"newText", "INSIDE"}}}}});
   }
   Stop();
   EXPECT_GT(ok, 0);
@@ -88,7 +89,8 @@ TEST_F(RaceTest, FileSwappedForLinkToOutsideFile) {
     Json m = Call("read_multiple_files", {{"paths", {R("target"), R("spare")}}});
     ASSERT_EQ(m.dump().find("SECRET"), std::string::npos);
     Call("write_file", {{"path", R("target")}, {"content", "INSIDE\n"}});
-    Call("edit_file", {{"path", R("target")}, {"edits", {{{"oldText", "INSIDE"}, {"newText", "INSIDE"}}}}});
+    Call("edit_file",
+         {{"path", R("target")}, {"edits", {{{"oldText", "INSIDE"}, {"newText", "INSIDE"}}}}});
   }
   Stop();
   // Whatever the interleaving, the secret was only ever replaced by a
@@ -117,17 +119,27 @@ TEST_F(RaceTest, ConcurrentCallsOnOneServer) {
       auto session = std::make_shared<mcp::Session>(server_);
       for (int i = 0; i < 200; ++i) {
         std::string name = R("t" + std::to_string(t) + ".txt");
-        Json call = {{"jsonrpc", "2.0"}, {"id", i}, {"method", "tools/call"},
-                     {"params", {{"name", "write_file"}, {"arguments", {{"path", name}, {"content", std::to_string(i)}}}}}};
+        Json call = {{"jsonrpc", "2.0"},
+                     {"id", i},
+                     {"method", "tools/call"},
+                     {"params",
+                      {{"name", "write_file"},
+                       {"arguments", {{"path", name}, {"content", std::to_string(i)}}}}}};
         // Sessions need initialize first.
         if (i == 0)
-          session->Handle({{"jsonrpc", "2.0"}, {"id", -1}, {"method", "initialize"},
-                           {"params", {{"protocolVersion", "2025-06-18"}, {"capabilities", Json::object()},
-                                       {"clientInfo", {{"name", "t"}, {"version", "1"}}}}}});
+          session->Handle({{"jsonrpc", "2.0"},
+                           {"id", -1},
+                           {"method", "initialize"},
+                           {"params",
+                            {{"protocolVersion", "2025-06-18"},
+                             {"capabilities", Json::object()},
+                             {"clientInfo", {{"name", "t"}, {"version", "1"}}}}}});
         auto out = session->Handle(call);
         Json reply = out.call ? out.call->Run([](Json) {}) : *out.reply;
         if (reply["result"].value("isError", false)) ++failures;
-        Json read = {{"jsonrpc", "2.0"}, {"id", 1000 + i}, {"method", "tools/call"},
+        Json read = {{"jsonrpc", "2.0"},
+                     {"id", 1000 + i},
+                     {"method", "tools/call"},
                      {"params", {{"name", "read_text_file"}, {"arguments", {{"path", name}}}}}};
         auto r = session->Handle(read);
         Json rr = r.call ? r.call->Run([](Json) {}) : *r.reply;

@@ -4,9 +4,9 @@
 #include <limits.h>
 #include <pwd.h>
 #include <sys/stat.h>
-#include <unistd.h>
 #include <unicode/normalizer2.h>
 #include <unicode/unistr.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
@@ -166,9 +166,13 @@ class Walker {
     return 0;
   }
 
-  std::string PathWith(const std::string& c) const { return (parts_.empty() ? "" : path()) + "/" + c; }
+  std::string PathWith(const std::string& c) const {
+    return (parts_.empty() ? "" : path()) + "/" + c;
+  }
 
-  bool IsRoot(const std::string& p) const { return std::find(roots_.begin(), roots_.end(), p) != roots_.end(); }
+  bool IsRoot(const std::string& p) const {
+    return std::find(roots_.begin(), roots_.end(), p) != roots_.end();
+  }
 
   void MaybeEnterRoot() {
     std::string here = path();
@@ -206,7 +210,7 @@ class Walker {
   }
 
   const std::vector<std::string>& roots_;
-  std::vector<std::string> parts_;  // components of the real path so far
+  std::vector<std::string> parts_;   // components of the real path so far
   std::optional<DirCursor> cursor_;  // set while the walk is inside a root
   std::size_t root_depth_ = 0;       // parts_ of the root the cursor started at
   bool final_ = false;               // the last part is not a directory
@@ -241,18 +245,21 @@ PathPolicy::PathPolicy(const std::vector<std::string>& configured) : home_(HomeD
   for (const auto& dir : allowed_) {
     char real[PATH_MAX];
     if (!::realpath(dir.c_str(), real)) continue;
-    if (std::find(real_roots_.begin(), real_roots_.end(), real) == real_roots_.end()) real_roots_.push_back(real);
+    if (std::find(real_roots_.begin(), real_roots_.end(), real) == real_roots_.end())
+      real_roots_.push_back(real);
   }
 }
 
 bool PathPolicy::Within(std::string_view path) const { return nodepath::IsWithin(path, allowed_); }
 
 std::string PathPolicy::OutsideMessage(const std::string& absolute) const {
-  return "Access denied - path outside allowed directories: " + absolute + " not in " + JoinAll(allowed_, ", ");
+  return "Access denied - path outside allowed directories: " + absolute + " not in " +
+         JoinAll(allowed_, ", ");
 }
 
 std::string PathPolicy::SymlinkOutsideMessage(const std::string& real) const {
-  return "Access denied - symlink target outside allowed directories: " + real + " not in " + JoinAll(allowed_, ", ");
+  return "Access denied - symlink target outside allowed directories: " + real + " not in " +
+         JoinAll(allowed_, ", ");
 }
 
 std::string PathPolicy::Absolute(std::string_view expanded) const {
@@ -268,27 +275,31 @@ std::string PathPolicy::Absolute(std::string_view expanded) const {
 std::string PathPolicy::Lexical(std::string_view requested) const {
   std::string expanded = nodepath::ExpandHome(requested, home_);
   if (nodepath::LooksLikeWindowsDrivePath(expanded))
-    throw FsError("Access denied - Windows-style path received on a POSIX host: " + std::string(requested));
+    throw FsError("Access denied - Windows-style path received on a POSIX host: " +
+                  std::string(requested));
   return Absolute(expanded);
 }
 
 Target PathPolicy::Validate(std::string_view requested) const {
   std::string absolute = Lexical(requested);
   // Upstream checks only the normalized copy; the path itself must pass too.
-  if (!Within(nodepath::UpstreamNormalize(absolute)) || !Within(absolute)) throw FsError(OutsideMessage(absolute));
+  if (!Within(nodepath::UpstreamNormalize(absolute)) || !Within(absolute))
+    throw FsError(OutsideMessage(absolute));
 
   Walker walker(real_roots_);
   int err = walker.Walk(Parts(absolute));
   if (err == 0) {
     std::string real = walker.path();
-    if (!walker.inside() || !Within(nodepath::UpstreamNormalize(real))) throw FsError(SymlinkOutsideMessage(real));
+    if (!walker.inside() || !Within(nodepath::UpstreamNormalize(real)))
+      throw FsError(SymlinkOutsideMessage(real));
     return walker.Take();
   }
   if (err != ENOENT) ThrowErrno(err, "realpath", absolute);
   try {
     return UnicodeEquivalent(absolute);
   } catch (const FsError& e) {
-    if (e.code() == ENOENT) throw FsError("Parent directory does not exist: " + nodepath::Dirname(absolute));
+    if (e.code() == ENOENT)
+      throw FsError("Parent directory does not exist: " + nodepath::Dirname(absolute));
     throw;
   }
 }
@@ -314,7 +325,8 @@ Target PathPolicy::UnicodeEquivalent(const std::string& absolute) const {
     std::string here = walker.path();
     if (walker.at_file()) ThrowErrno(ENOTDIR, "scandir", here);
     std::vector<DirEntry> entries;
-    if (int err = ReadDirectory(walker.cursor().fd(), entries, kMaxDirectoryEntries)) ThrowErrno(err, "scandir", here);
+    if (int err = ReadDirectory(walker.cursor().fd(), entries, kMaxDirectoryEntries))
+      ThrowErrno(err, "scandir", here);
     std::vector<std::string> matches;
     for (const auto& e : entries) {
       if (DecodeUtf8Lossy(e.name) == wanted) {
@@ -341,9 +353,11 @@ Target PathPolicy::UnicodeEquivalent(const std::string& absolute) const {
       t.rest.assign(parts.begin() + static_cast<std::ptrdiff_t>(i), parts.end());
       return t;
     }
-    if (int err = walker.Walk({matches[0]})) ThrowErrno(err, "realpath", nodepath::Join(here, matches[0]));
+    if (int err = walker.Walk({matches[0]}))
+      ThrowErrno(err, "realpath", nodepath::Join(here, matches[0]));
     std::string real = walker.path();
-    if (!walker.inside() || !Within(nodepath::UpstreamNormalize(real))) throw FsError(SymlinkOutsideMessage(real));
+    if (!walker.inside() || !Within(nodepath::UpstreamNormalize(real)))
+      throw FsError(SymlinkOutsideMessage(real));
   }
   return walker.Take();
 }

@@ -31,7 +31,8 @@ class FsTest : public ::testing::Test {
     base_ = tmpl;
     root_ = base_ + "/root";
     outside_ = base_ + "/outside";
-    for (const auto& d : {root_, outside_, root_ + "2", root_ + "base"}) ASSERT_EQ(::mkdir(d.c_str(), 0755), 0);
+    for (const auto& d : {root_, outside_, root_ + "2", root_ + "base"})
+      ASSERT_EQ(::mkdir(d.c_str(), 0755), 0);
     WriteAbs(outside_ + "/secret.txt", "SECRET\n");
     ASSERT_EQ(::mkdir((outside_ + "/dir").c_str(), 0755), 0);
     WriteAbs(outside_ + "/dir/inner.txt", "OUTSIDE INNER\n");
@@ -39,9 +40,13 @@ class FsTest : public ::testing::Test {
     WriteAbs(root_ + "base/file.txt", "SIBLINGBASE\n");
     server_ = MakeServer(Options{{root_}});
     session_ = std::make_shared<mcp::Session>(server_);
-    Json init = {{"jsonrpc", "2.0"}, {"id", 0}, {"method", "initialize"},
-                 {"params", {{"protocolVersion", "2025-06-18"}, {"capabilities", Json::object()},
-                             {"clientInfo", {{"name", "t"}, {"version", "1"}}}}}};
+    Json init = {{"jsonrpc", "2.0"},
+                 {"id", 0},
+                 {"method", "initialize"},
+                 {"params",
+                  {{"protocolVersion", "2025-06-18"},
+                   {"capabilities", Json::object()},
+                   {"clientInfo", {{"name", "t"}, {"version", "1"}}}}}};
     init_reply_ = *session_->Handle(init).reply;
     session_->Handle(Json{{"jsonrpc", "2.0"}, {"method", "notifications/initialized"}});
     before_ = OutsideSnapshot();
@@ -56,7 +61,9 @@ class FsTest : public ::testing::Test {
   // tools/call through the session (argument validation and defaults
   // included); returns the result object.
   Json Call(const std::string& tool, Json args = Json::object()) {
-    Json req = {{"jsonrpc", "2.0"}, {"id", ++id_}, {"method", "tools/call"},
+    Json req = {{"jsonrpc", "2.0"},
+                {"id", ++id_},
+                {"method", "tools/call"},
                 {"params", {{"name", tool}, {"arguments", std::move(args)}}}};
     auto outcome = session_->Handle(req);
     if (outcome.reply) return (*outcome.reply)["result"];
@@ -76,8 +83,12 @@ class FsTest : public ::testing::Test {
     return r["content"][0].value("text", "");
   }
 
-  std::string R(const std::string& rel = "") const { return rel.empty() ? root_ : root_ + "/" + rel; }
-  std::string O(const std::string& rel = "") const { return rel.empty() ? outside_ : outside_ + "/" + rel; }
+  std::string R(const std::string& rel = "") const {
+    return rel.empty() ? root_ : root_ + "/" + rel;
+  }
+  std::string O(const std::string& rel = "") const {
+    return rel.empty() ? outside_ : outside_ + "/" + rel;
+  }
 
   static void WriteAbs(const std::string& path, const std::string& data) {
     std::ofstream f(path, std::ios::binary);

@@ -74,8 +74,10 @@ std::string ApplyTextEdits(const std::string& content, const std::vector<TextEdi
       bool match = true;
       for (std::size_t j = 0; j < old_lines.size() && match; ++j) {
         if (++work > kMaxDiffSteps)
-          throw FsError("Could not match this edit within this server's limit of " + std::to_string(kMaxDiffSteps) +
-                        " line comparisons; nothing was written. Give a shorter or more distinctive oldText.");
+          throw FsError("Could not match this edit within this server's limit of " +
+                        std::to_string(kMaxDiffSteps) +
+                        " line comparisons; nothing was written. Give a shorter or more "
+                        "distinctive oldText.");
         match = old_trimmed[j] == trimmed[i + j];
       }
       if (!match) continue;
@@ -88,11 +90,13 @@ std::string ApplyTextEdits(const std::string& content, const std::vector<TextEdi
           replacement.push_back(indent + std::string(JsTrimStart(line)));
           continue;
         }
-        std::string_view old_indent = j < old_lines.size() ? LeadingJsWhitespace(old_lines[j]) : std::string_view();
+        std::string_view old_indent =
+            j < old_lines.size() ? LeadingJsWhitespace(old_lines[j]) : std::string_view();
         std::string_view new_indent = LeadingJsWhitespace(line);
         if (!old_indent.empty() && !new_indent.empty()) {
           long relative = Width(new_indent) - Width(old_indent);
-          replacement.push_back(indent + std::string(static_cast<std::size_t>(std::max(0L, relative)), ' ') +
+          replacement.push_back(indent +
+                                std::string(static_cast<std::size_t>(std::max(0L, relative)), ' ') +
                                 std::string(JsTrimStart(line)));
         } else {
           replacement.push_back(line);
@@ -100,7 +104,8 @@ std::string ApplyTextEdits(const std::string& content, const std::vector<TextEdi
       }
       lines.erase(lines.begin() + static_cast<std::ptrdiff_t>(i),
                   lines.begin() + static_cast<std::ptrdiff_t>(i + old_lines.size()));
-      lines.insert(lines.begin() + static_cast<std::ptrdiff_t>(i), replacement.begin(), replacement.end());
+      lines.insert(lines.begin() + static_cast<std::ptrdiff_t>(i), replacement.begin(),
+                   replacement.end());
       modified = Join(lines);
       found = true;
       break;
@@ -110,9 +115,10 @@ std::string ApplyTextEdits(const std::string& content, const std::vector<TextEdi
   return modified;
 }
 
-std::string FormatEditDiff(const std::string& path, const std::string& original, const std::string& modified) {
-  std::string diff = CreateTwoFilesPatch(path, path, NormalizeLineEndings(original), NormalizeLineEndings(modified),
-                                         "original", "modified");
+std::string FormatEditDiff(const std::string& path, const std::string& original,
+                           const std::string& modified) {
+  std::string diff = CreateTwoFilesPatch(path, path, NormalizeLineEndings(original),
+                                         NormalizeLineEndings(modified), "original", "modified");
   std::size_t ticks = 3;
   while (diff.find(std::string(ticks, '`')) != std::string::npos) ++ticks;
   std::string fence(ticks, '`');

@@ -26,6 +26,7 @@ std::string ApplyTextEdits(const std::string& content, const std::vector<TextEdi
 
 // The text edit_file returns: "```diff\n<patch>```\n\n" (more backticks when
 // the patch holds a run of three or more).
-std::string FormatEditDiff(const std::string& path, const std::string& original, const std::string& modified);
+std::string FormatEditDiff(const std::string& path, const std::string& original,
+                           const std::string& modified);
 
 }  // namespace sbx::servers::filesystem

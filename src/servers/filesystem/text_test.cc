@@ -17,8 +17,15 @@ namespace {
 
 TEST(JsTextTest, DecodesInvalidUtf8AsNodeDoes) {
   // Buffer.from([…]).toString('utf-8')
-  EXPECT_EQ(DecodeUtf8Lossy(std::string("\xef\xbb\xbf" "a\xff" "b\xe2\x82" "c\xf0\x9f\x98", 12)),
-            "\uFEFF" "a\uFFFD" "b\uFFFD" "c\uFFFD");
+  EXPECT_EQ(DecodeUtf8Lossy(std::string("\xef\xbb\xbf"
+                                        "a\xff"
+                                        "b\xe2\x82"
+                                        "c\xf0\x9f\x98",
+                                        12)),
+            "\uFEFF"
+            "a\uFFFD"
+            "b\uFFFD"
+            "c\uFFFD");
   EXPECT_EQ(DecodeUtf8Lossy("\xed\xa0\x80"), "\uFFFD\uFFFD\uFFFD");  // surrogates are invalid
   EXPECT_EQ(DecodeUtf8Lossy("\xc0\xaf"), "\uFFFD\uFFFD");            // overlong
   EXPECT_EQ(DecodeUtf8Lossy("plain \xc3\xa9"), "plain \xc3\xa9");
@@ -51,19 +58,32 @@ TEST(JsTextTest, DateStringFormat) {
   std::string s = JsDateString(0);
   if (s.find("GMT+0000") != std::string::npos) {
     EXPECT_EQ(s, "Thu Jan 01 1970 00:00:00 GMT+0000 (Coordinated Universal Time)");
-    EXPECT_EQ(JsDateString(1700000000), "Tue Nov 14 2023 22:13:20 GMT+0000 (Coordinated Universal Time)");
+    EXPECT_EQ(JsDateString(1700000000),
+              "Tue Nov 14 2023 22:13:20 GMT+0000 (Coordinated Universal Time)");
   } else {
     // Another zone: the offset and name vary, the shape does not.
-    EXPECT_TRUE(std::regex_match(s, std::regex("(Wed Dec 31 1969|Thu Jan 01 1970) \\d\\d:\\d\\d:00 GMT[+-]\\d{4} \\(.+\\)"))) << s;
+    EXPECT_TRUE(std::regex_match(
+        s, std::regex("(Wed Dec 31 1969|Thu Jan 01 1970) \\d\\d:\\d\\d:00 GMT[+-]\\d{4} \\(.+\\)")))
+        << s;
   }
 }
 
 TEST(FormatSizeTest, MatchesUpstream) {
   const std::pair<double, const char*> cases[] = {
-      {0, "0 B"},          {1, "1 B"},          {1023, "1023 B"},         {1024, "1.00 KB"},
-      {1152, "1.13 KB"},   {1536, "1.50 KB"},   {1048575, "1024.00 KB"},  {1048576, "1.00 MB"},
-      {1073741824, "1.00 GB"}, {1099511627775, "1024.00 GB"}, {1099511627776, "1.00 TB"},
-      {1125899906842624, "1024.00 TB"}, {5e15, "4547.47 TB"}, {123456789, "117.74 MB"},
+      {0, "0 B"},
+      {1, "1 B"},
+      {1023, "1023 B"},
+      {1024, "1.00 KB"},
+      {1152, "1.13 KB"},
+      {1536, "1.50 KB"},
+      {1048575, "1024.00 KB"},
+      {1048576, "1.00 MB"},
+      {1073741824, "1.00 GB"},
+      {1099511627775, "1024.00 GB"},
+      {1099511627776, "1.00 TB"},
+      {1125899906842624, "1024.00 TB"},
+      {5e15, "4547.47 TB"},
+      {123456789, "117.74 MB"},
   };
   for (const auto& [bytes, want] : cases) EXPECT_EQ(FormatSize(bytes), want) << bytes;
 }
@@ -98,7 +118,8 @@ TEST(NodePathTest, PosixSemantics) {
 TEST(NodeErrorsTest, Messages) {
   EXPECT_EQ(NodeErrorMessage(ENOENT, "open", "/x"), "ENOENT: no such file or directory, open '/x'");
   EXPECT_EQ(NodeErrorMessage(EISDIR, "read"), "EISDIR: illegal operation on a directory, read");
-  EXPECT_EQ(NodeErrorMessage(EXDEV, "rename", "/a", "/b"), "EXDEV: cross-device link not permitted, rename '/a' -> '/b'");
+  EXPECT_EQ(NodeErrorMessage(EXDEV, "rename", "/a", "/b"),
+            "EXDEV: cross-device link not permitted, rename '/a' -> '/b'");
   EXPECT_EQ(NodeErrorMessage(EDQUOT, "write"), "UNKNOWN: unknown error, write");
 }
 
@@ -110,19 +131,25 @@ TEST(MediaTest, MimeTypesAndFileUrls) {
   EXPECT_EQ(MediaMimeType("/d/x.tar.gz"), "application/octet-stream");
   // url.pathToFileURL(…).href on Node 20
   EXPECT_EQ(FileUrl("/data/a b#c?d%e\\f\ng\"h<i>j`k{l}m|n^o[p]q;r=s@t&u+v,w$x!y*z(1)2'3~4\xc3\xa9"),
-            "file:///data/a%20b%23c%3Fd%25e%5Cf%0Ag%22h%3Ci%3Ej%60k%7Bl%7Dm%7Cn%5Eo%5Bp%5Dq;r=s@t&u+v,w$x!y*z(1)2'3%7E4%C3%A9");
+            "file:///data/"
+            "a%20b%23c%3Fd%25e%5Cf%0Ag%22h%3Ci%3Ej%60k%7Bl%7Dm%7Cn%5Eo%5Bp%5Dq;r=s@t&u+v,w$x!y*z(1)"
+            "2'3%7E4%C3%A9");
 }
 
 TEST(LineDiffTest, MatchesTheDiffPackage) {
-  EXPECT_EQ(CreateTwoFilesPatch("f", "f", "a\nb\nc\nd\ne\nf\ng\nh\ni\nj\nk\nl\nm\n", "a\nB\nc\nd\ne\nf\ng\nh\ni\nj\nk\nL\nm\n",
-                                "original", "modified"),
-            "Index: f\n===================================================================\n--- f\toriginal\n+++ "
-            "f\tmodified\n@@ -1,6 +1,6 @@\n a\n-b\n+B\n c\n d\n e\n f\n@@ -8,6 +8,6 @@\n h\n i\n j\n k\n-l\n+L\n m\n");
+  EXPECT_EQ(CreateTwoFilesPatch("f", "f", "a\nb\nc\nd\ne\nf\ng\nh\ni\nj\nk\nl\nm\n",
+                                "a\nB\nc\nd\ne\nf\ng\nh\ni\nj\nk\nL\nm\n", "original", "modified"),
+            "Index: f\n===================================================================\n--- "
+            "f\toriginal\n+++ "
+            "f\tmodified\n@@ -1,6 +1,6 @@\n a\n-b\n+B\n c\n d\n e\n f\n@@ -8,6 +8,6 @@\n h\n i\n "
+            "j\n k\n-l\n+L\n m\n");
   EXPECT_EQ(CreateTwoFilesPatch("f", "f", "x\ny\n", "y\nx\n", "original", "modified"),
-            "Index: f\n===================================================================\n--- f\toriginal\n+++ "
+            "Index: f\n===================================================================\n--- "
+            "f\toriginal\n+++ "
             "f\tmodified\n@@ -1,2 +1,2 @@\n-x\n y\n+x\n");
   EXPECT_EQ(CreateTwoFilesPatch("f", "f", "a\n", "", "original", "modified"),
-            "Index: f\n===================================================================\n--- f\toriginal\n+++ "
+            "Index: f\n===================================================================\n--- "
+            "f\toriginal\n+++ "
             "f\tmodified\n@@ -1,1 +0,0 @@\n-a\n");
 }
 
@@ -139,9 +166,11 @@ TEST(LineDiffTest, RefusesHugeRewritesInsteadOfHanging) {
 TEST(TextEditsTest, ExactThenWhitespaceTolerant) {
   EXPECT_EQ(ApplyTextEdits("a b a b", {{"a", "x"}}), "x b a b");  // first occurrence only
   EXPECT_EQ(ApplyTextEdits("abc", {{"", "X"}}), "Xabc");
-  EXPECT_EQ(ApplyTextEdits("start\n\tindented\n\t\tdeeper\nend\n", {{"indented\n  deeper", "INDENTED\n    DEEPER\n  x"}}),
+  EXPECT_EQ(ApplyTextEdits("start\n\tindented\n\t\tdeeper\nend\n",
+                           {{"indented\n  deeper", "INDENTED\n    DEEPER\n  x"}}),
             "start\n\tINDENTED\n\t  DEEPER\n  x\nend\n");
-  EXPECT_EQ(ApplyTextEdits("  if x:\n      y\n", {{"if x:\n  y", "if z:\n    w\nq"}}), "  if z:\n    w\nq\n");
+  EXPECT_EQ(ApplyTextEdits("  if x:\n      y\n", {{"if x:\n  y", "if z:\n    w\nq"}}),
+            "  if z:\n    w\nq\n");
   EXPECT_EQ(NormalizeLineEndings("a\r\r\nb\r\n"), "a\r\nb\n");
   try {
     ApplyTextEdits("abc", {{"x\r\ny", "z"}});
@@ -150,7 +179,9 @@ TEST(TextEditsTest, ExactThenWhitespaceTolerant) {
     EXPECT_EQ(e.message(), "Could not find exact match for edit:\nx\r\ny");
   }
   EXPECT_EQ(FormatEditDiff("/p", "a\n", "a\n"),
-            "```diff\nIndex: /p\n===================================================================\n--- /p\toriginal\n+++ "
+            "```diff\nIndex: "
+            "/p\n===================================================================\n--- "
+            "/p\toriginal\n+++ "
             "/p\tmodified\n```\n\n");
 }
 

@@ -25,7 +25,8 @@ using mcp::ToolResult;
 
 std::string Str(const Json& args, const char* key) {
   auto it = args.find(key);
-  if (it == args.end() || !it->is_string()) throw FsError(std::string("Missing string argument: ") + key);
+  if (it == args.end() || !it->is_string())
+    throw FsError(std::string("Missing string argument: ") + key);
   return it->get<std::string>();
 }
 
@@ -59,7 +60,8 @@ std::string Join(const std::vector<std::string>& list, std::string_view sep) {
 std::string ReadText(const PathPolicy& policy, const Json& args) {
   Target target = policy.Validate(Str(args, "path"));
   auto head = Num(args, "head"), tail = Num(args, "tail");
-  if (Truthy(head) && Truthy(tail)) throw FsError("Cannot specify both head and tail parameters simultaneously");
+  if (Truthy(head) && Truthy(tail))
+    throw FsError("Cannot specify both head and tail parameters simultaneously");
   if (Truthy(tail)) return TailFile(target, *tail);
   if (Truthy(head)) return HeadFile(target, *head);
   return DecodeUtf8Lossy(ReadFileBytes(target));
@@ -80,7 +82,8 @@ std::string ReadMultiple(const PathPolicy& policy, const Json& args) {
     }
     total += part.size();
     if (total > kMaxMultiReadBytes)
-      throw FsError("The files together exceed this server's limit of " + std::to_string(kMaxMultiReadBytes) +
+      throw FsError("The files together exceed this server's limit of " +
+                    std::to_string(kMaxMultiReadBytes) +
                     " bytes per read_multiple_files call; read fewer at a time");
     parts.push_back(std::move(part));
   }
@@ -153,108 +156,134 @@ std::shared_ptr<const mcp::ServerDefinition> MakeServer(const Options& options) 
   auto policy = std::make_shared<const PathPolicy>(options.allowed_directories);
   // Handlers hold the policy alive for as long as the definition lives.
   auto text = [policy](auto fn) {
-    return [policy, fn](const Json& args, const ToolContext& ctx) { return fn(*policy, args, ctx); };
+    return
+        [policy, fn](const Json& args, const ToolContext& ctx) { return fn(*policy, args, ctx); };
   };
   std::vector<Tool> tools;
   const std::string read_text_description =
-      "Return a text file's contents (decoded as UTF-8). Pass `head` for only the first N lines or `tail` for only "
+      "Return a text file's contents (decoded as UTF-8). Pass `head` for only the first N lines or "
+      "`tail` for only "
       "the last N lines, not both. The path must lie inside an allowed directory.";
-  tools.push_back(TextTool("read_file", "Read file (deprecated)",
-                           "Older name of read_text_file, kept for compatibility; prefer read_text_file. " +
-                               read_text_description,
-                           text([](const PathPolicy& pp, const Json& a, const ToolContext&) { return ReadText(pp, a); })));
+  tools.push_back(
+      TextTool("read_file", "Read file (deprecated)",
+               "Older name of read_text_file, kept for compatibility; prefer read_text_file. " +
+                   read_text_description,
+               text([](const PathPolicy& pp, const Json& a, const ToolContext&) {
+                 return ReadText(pp, a);
+               })));
   tools.push_back(TextTool("read_text_file", "Read text file", read_text_description,
-                           text([](const PathPolicy& pp, const Json& a, const ToolContext&) { return ReadText(pp, a); })));
-  tools.push_back(MakeTool(
-      "read_media_file", "Read media file",
-      "Return a file's bytes base64-encoded in a single content block: images and audio as image/audio blocks with "
-      "their MIME type (chosen by file extension), anything else as an embedded binary resource. The path must lie "
-      "inside an allowed directory.",
-      [policy](const Json& args, const ToolContext&) {
-        Json item = ReadMediaFile(*policy, Str(args, "path"));
-        ToolResult r;
-        r.content.push_back(item);
-        r.structured = Json{{"content", Json::array({item})}};
-        return r;
-      }));
-  tools.push_back(TextTool(
-      "read_multiple_files", "Read several files",
-      "Read a list of text files in one call. Each file appears as its path, a colon and its contents; files are "
-      "separated by '---'. A file that cannot be read shows its error in place without failing the others.",
-      text([](const PathPolicy& pp, const Json& a, const ToolContext&) { return ReadMultiple(pp, a); })));
-  tools.push_back(TextTool(
-      "write_file", "Write file",
-      "Write `content` to a file, creating it or replacing everything it held (no confirmation, so check the path "
-      "first). The parent directory must already exist inside an allowed directory.",
-      text([](const PathPolicy& pp, const Json& a, const ToolContext&) {
-        Target target = pp.Validate(Str(a, "path"));
-        WriteFileContent(target, Str(a, "content"));
-        return "Successfully wrote to " + Str(a, "path");
-      })));
-  tools.push_back(TextTool(
-      "edit_file", "Edit file",
-      "Apply a list of text replacements to a file, in order. Each `oldText` is matched exactly, or failing that "
-      "line by line ignoring leading and trailing white space (the replacement then takes the matched lines' "
-      "indentation). Returns the change as a unified diff; with `dryRun` the file is left untouched.",
-      text([](const PathPolicy& pp, const Json& a, const ToolContext&) { return EditFile(pp, a); })));
-  tools.push_back(TextTool(
-      "create_directory", "Create directory",
-      "Make a directory, including any missing parent directories. Succeeds quietly when it already exists. The "
-      "path must lie inside an allowed directory.",
-      text([](const PathPolicy& pp, const Json& a, const ToolContext&) {
-        Target target = pp.Validate(Str(a, "path"));
-        MakeDirectories(target);
-        return "Successfully created directory " + Str(a, "path");
-      })));
-  tools.push_back(TextTool(
-      "list_directory", "List directory",
-      "List the entries of one directory, one per line, each marked [DIR] or [FILE]. The path must lie inside an "
-      "allowed directory.",
-      text([](const PathPolicy& pp, const Json& a, const ToolContext&) { return ListDirectory(pp, Str(a, "path")); })));
+                           text([](const PathPolicy& pp, const Json& a, const ToolContext&) {
+                             return ReadText(pp, a);
+                           })));
+  tools.push_back(MakeTool("read_media_file", "Read media file",
+                           "Return a file's bytes base64-encoded in a single content block: images "
+                           "and audio as image/audio blocks with "
+                           "their MIME type (chosen by file extension), anything else as an "
+                           "embedded binary resource. The path must lie "
+                           "inside an allowed directory.",
+                           [policy](const Json& args, const ToolContext&) {
+                             Json item = ReadMediaFile(*policy, Str(args, "path"));
+                             ToolResult r;
+                             r.content.push_back(item);
+                             r.structured = Json{{"content", Json::array({item})}};
+                             return r;
+                           }));
+  tools.push_back(TextTool("read_multiple_files", "Read several files",
+                           "Read a list of text files in one call. Each file appears as its path, "
+                           "a colon and its contents; files are "
+                           "separated by '---'. A file that cannot be read shows its error in "
+                           "place without failing the others.",
+                           text([](const PathPolicy& pp, const Json& a, const ToolContext&) {
+                             return ReadMultiple(pp, a);
+                           })));
+  tools.push_back(
+      TextTool("write_file", "Write file",
+               "Write `content` to a file, creating it or replacing everything it held (no "
+               "confirmation, so check the path "
+               "first). The parent directory must already exist inside an allowed directory.",
+               text([](const PathPolicy& pp, const Json& a, const ToolContext&) {
+                 Target target = pp.Validate(Str(a, "path"));
+                 WriteFileContent(target, Str(a, "content"));
+                 return "Successfully wrote to " + Str(a, "path");
+               })));
+  tools.push_back(TextTool("edit_file", "Edit file",
+                           "Apply a list of text replacements to a file, in order. Each `oldText` "
+                           "is matched exactly, or failing that "
+                           "line by line ignoring leading and trailing white space (the "
+                           "replacement then takes the matched lines' "
+                           "indentation). Returns the change as a unified diff; with `dryRun` the "
+                           "file is left untouched.",
+                           text([](const PathPolicy& pp, const Json& a, const ToolContext&) {
+                             return EditFile(pp, a);
+                           })));
+  tools.push_back(TextTool("create_directory", "Create directory",
+                           "Make a directory, including any missing parent directories. Succeeds "
+                           "quietly when it already exists. The "
+                           "path must lie inside an allowed directory.",
+                           text([](const PathPolicy& pp, const Json& a, const ToolContext&) {
+                             Target target = pp.Validate(Str(a, "path"));
+                             MakeDirectories(target);
+                             return "Successfully created directory " + Str(a, "path");
+                           })));
+  tools.push_back(TextTool("list_directory", "List directory",
+                           "List the entries of one directory, one per line, each marked [DIR] or "
+                           "[FILE]. The path must lie inside an "
+                           "allowed directory.",
+                           text([](const PathPolicy& pp, const Json& a, const ToolContext&) {
+                             return ListDirectory(pp, Str(a, "path"));
+                           })));
   tools.push_back(TextTool(
       "list_directory_with_sizes", "List directory with sizes",
-      "List the entries of one directory with [DIR]/[FILE] markers and file sizes, sorted by name or by size "
+      "List the entries of one directory with [DIR]/[FILE] markers and file sizes, sorted by name "
+      "or by size "
       "(largest first), followed by file and directory counts and the total size of the files.",
       text([](const PathPolicy& pp, const Json& a, const ToolContext&) {
         return ListDirectoryWithSizes(pp, Str(a, "path"), a.value("sortBy", "name") == "size");
       })));
-  tools.push_back(TextTool(
-      "directory_tree", "Directory tree",
-      "Describe everything below a directory as indented JSON: an array of {name, type} objects, where type is "
-      "'file' or 'directory' and directories carry a `children` array. `excludePatterns` are glob patterns, "
-      "relative to the starting directory, for entries to leave out.",
-      text([](const PathPolicy& pp, const Json& a, const ToolContext& ctx) {
-        return DirectoryTree(pp, Str(a, "path"), StrList(a, "excludePatterns"), ctx);
-      })));
-  tools.push_back(TextTool(
-      "move_file", "Move or rename",
-      "Move or rename a file or directory. Fails rather than overwrite when something already exists at the "
-      "destination. Both paths must lie inside allowed directories.",
-      text([](const PathPolicy& pp, const Json& a, const ToolContext&) {
-        Target source = pp.Validate(Str(a, "source"));
-        Target destination = pp.Validate(Str(a, "destination"));
-        MoveTarget(source, destination);
-        return "Successfully moved " + Str(a, "source") + " to " + Str(a, "destination");
-      })));
-  tools.push_back(TextTool(
-      "search_files", "Search by glob",
-      "Find files and directories below a directory whose path relative to it matches a glob pattern ('*.md' for "
-      "the top level, '**/*.md' at any depth). Returns the full paths found, one per line. `excludePatterns` are "
-      "globs for paths to skip.",
-      text([](const PathPolicy& pp, const Json& a, const ToolContext& ctx) {
-        return SearchFiles(pp, Str(a, "path"), Str(a, "pattern"), StrList(a, "excludePatterns"), ctx);
-      })));
-  tools.push_back(TextTool(
-      "get_file_info", "File metadata",
-      "Report a file's or directory's metadata without reading it: size, creation, modification and access times, "
-      "whether it is a directory or a file, and its permission bits.",
-      text([](const PathPolicy& pp, const Json& a, const ToolContext&) { return FileInfo(pp, a); })));
-  tools.push_back(TextTool(
-      "list_allowed_directories", "Allowed directories",
-      "Show which directories this server may access; everything inside them is reachable, nothing outside.",
-      text([](const PathPolicy& pp, const Json&, const ToolContext&) {
-        return "Allowed directories:\n" + Join(pp.allowed(), "\n");
-      })));
+  tools.push_back(TextTool("directory_tree", "Directory tree",
+                           "Describe everything below a directory as indented JSON: an array of "
+                           "{name, type} objects, where type is "
+                           "'file' or 'directory' and directories carry a `children` array. "
+                           "`excludePatterns` are glob patterns, "
+                           "relative to the starting directory, for entries to leave out.",
+                           text([](const PathPolicy& pp, const Json& a, const ToolContext& ctx) {
+                             return DirectoryTree(pp, Str(a, "path"), StrList(a, "excludePatterns"),
+                                                  ctx);
+                           })));
+  tools.push_back(TextTool("move_file", "Move or rename",
+                           "Move or rename a file or directory. Fails rather than overwrite when "
+                           "something already exists at the "
+                           "destination. Both paths must lie inside allowed directories.",
+                           text([](const PathPolicy& pp, const Json& a, const ToolContext&) {
+                             Target source = pp.Validate(Str(a, "source"));
+                             Target destination = pp.Validate(Str(a, "destination"));
+                             MoveTarget(source, destination);
+                             return "Successfully moved " + Str(a, "source") + " to " +
+                                    Str(a, "destination");
+                           })));
+  tools.push_back(TextTool("search_files", "Search by glob",
+                           "Find files and directories below a directory whose path relative to it "
+                           "matches a glob pattern ('*.md' for "
+                           "the top level, '**/*.md' at any depth). Returns the full paths found, "
+                           "one per line. `excludePatterns` are "
+                           "globs for paths to skip.",
+                           text([](const PathPolicy& pp, const Json& a, const ToolContext& ctx) {
+                             return SearchFiles(pp, Str(a, "path"), Str(a, "pattern"),
+                                                StrList(a, "excludePatterns"), ctx);
+                           })));
+  tools.push_back(TextTool("get_file_info", "File metadata",
+                           "Report a file's or directory's metadata without reading it: size, "
+                           "creation, modification and access times, "
+                           "whether it is a directory or a file, and its permission bits.",
+                           text([](const PathPolicy& pp, const Json& a, const ToolContext&) {
+                             return FileInfo(pp, a);
+                           })));
+  tools.push_back(TextTool("list_allowed_directories", "Allowed directories",
+                           "Show which directories this server may access; everything inside them "
+                           "is reachable, nothing outside.",
+                           text([](const PathPolicy& pp, const Json&, const ToolContext&) {
+                             return "Allowed directories:\n" + Join(pp.allowed(), "\n");
+                           })));
   mcp::ServerInfo info;
   info.name = "secure-filesystem-server";
   info.version = "0.2.0";

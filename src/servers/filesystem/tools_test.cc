@@ -17,7 +17,8 @@ class ToolsTest : public FsTest {};
 TEST_F(ToolsTest, InitializeAndToolsListMatchReference) {
   EXPECT_EQ(init_reply_["result"]["serverInfo"]["name"], "secure-filesystem-server");
   EXPECT_EQ(init_reply_["result"]["serverInfo"]["version"], "0.2.0");
-  Json list = *session_->Handle(Json{{"jsonrpc", "2.0"}, {"id", 99}, {"method", "tools/list"}}).reply;
+  Json list =
+      *session_->Handle(Json{{"jsonrpc", "2.0"}, {"id", 99}, {"method", "tools/list"}}).reply;
   const Json& tools = list["result"]["tools"];
   std::ifstream f(FS_REFERENCE_JSON);
   if (!f) GTEST_SKIP() << "reference not found: " << FS_REFERENCE_JSON;
@@ -40,12 +41,16 @@ TEST_F(ToolsTest, ReadTextFileWholeHeadAndTail) {
   Write("nonl.txt", "line1\nline2\nline3");
   Write("crlf.txt", "a\r\nb\r\nc\r\n");
   Json r = Call("read_text_file", {{"path", R("a.txt")}});
-  EXPECT_EQ(r.dump(), R"({"content":[{"type":"text","text":"hello\nworld\n"}],"structuredContent":{"content":"hello\nworld\n"}})");
+  EXPECT_EQ(
+      r.dump(),
+      R"({"content":[{"type":"text","text":"hello\nworld\n"}],"structuredContent":{"content":"hello\nworld\n"}})");
   EXPECT_EQ(Ok("read_file", {{"path", "a.txt"}}), "hello\nworld\n");  // relative to the root
-  EXPECT_EQ(Ok("read_text_file", {{"path", R("a.txt")}, {"head", 0}}), "hello\nworld\n");  // 0 means "not given"
+  EXPECT_EQ(Ok("read_text_file", {{"path", R("a.txt")}, {"head", 0}}),
+            "hello\nworld\n");  // 0 means "not given"
   EXPECT_EQ(Ok("read_text_file", {{"path", R("a.txt")}, {"head", 1}}), "hello");
   EXPECT_EQ(Ok("read_text_file", {{"path", R("a.txt")}, {"head", 100}}), "hello\nworld");
-  EXPECT_EQ(Ok("read_text_file", {{"path", R("a.txt")}, {"tail", 1}}), "");  // the empty line after the last \n
+  EXPECT_EQ(Ok("read_text_file", {{"path", R("a.txt")}, {"tail", 1}}),
+            "");  // the empty line after the last \n
   EXPECT_EQ(Ok("read_text_file", {{"path", R("a.txt")}, {"tail", 2}}), "world\n");
   EXPECT_EQ(Ok("read_text_file", {{"path", R("nonl.txt")}, {"head", 2}}), "line1\nline2");
   EXPECT_EQ(Ok("read_text_file", {{"path", R("nonl.txt")}, {"head", 1.5}}), "line1\nline2");
@@ -70,10 +75,15 @@ TEST_F(ToolsTest, ReadTextFileLargeTailReadsFromTheEnd) {
 
 TEST_F(ToolsTest, ReadTextFileDecodesLikeNode) {
   Write("invalid.txt", std::string("ok\xff\xfe bad \xe2\x82 end\xf0\x9f\x98", 17));
-  Write("bom.txt", "\xef\xbb\xbf" "bom\n");
+  Write("bom.txt",
+        "\xef\xbb\xbf"
+        "bom\n");
   Write("empty.txt", "");
-  EXPECT_EQ(Ok("read_text_file", {{"path", R("invalid.txt")}}), "ok\uFFFD\uFFFD bad \uFFFD end\uFFFD");
-  EXPECT_EQ(Ok("read_text_file", {{"path", R("bom.txt")}}), "\uFEFF" "bom\n");
+  EXPECT_EQ(Ok("read_text_file", {{"path", R("invalid.txt")}}),
+            "ok\uFFFD\uFFFD bad \uFFFD end\uFFFD");
+  EXPECT_EQ(Ok("read_text_file", {{"path", R("bom.txt")}}),
+            "\uFEFF"
+            "bom\n");
   EXPECT_EQ(Ok("read_text_file", {{"path", R("empty.txt")}}), "");
   EXPECT_EQ(Ok("read_text_file", {{"path", R("empty.txt")}, {"tail", 3}}), "");
 }
@@ -83,12 +93,16 @@ TEST_F(ToolsTest, ReadTextFileErrors) {
   Write("f.txt", "x");
   EXPECT_EQ(Err("read_text_file", {{"path", R("missing.txt")}}),
             "ENOENT: no such file or directory, open '" + R("missing.txt") + "'");
-  EXPECT_EQ(Err("read_text_file", {{"path", R("dir")}}), "EISDIR: illegal operation on a directory, read");
-  EXPECT_EQ(Err("read_text_file", {{"path", R("f.txt/x")}}), "ENOTDIR: not a directory, realpath '" + R("f.txt/x") + "'");
+  EXPECT_EQ(Err("read_text_file", {{"path", R("dir")}}),
+            "EISDIR: illegal operation on a directory, read");
+  EXPECT_EQ(Err("read_text_file", {{"path", R("f.txt/x")}}),
+            "ENOTDIR: not a directory, realpath '" + R("f.txt/x") + "'");
   EXPECT_EQ(Err("read_text_file", {{"path", R("missing.txt")}, {"tail", 1}}),
             "ENOENT: no such file or directory, stat '" + R("missing.txt") + "'");
-  EXPECT_EQ(Err("read_text_file", {{"path", R("dir")}, {"head", 1}}), "EISDIR: illegal operation on a directory, read");
-  EXPECT_EQ(Err("read_text_file", {{"path", "C:\\x"}}), "Access denied - Windows-style path received on a POSIX host: C:\\x");
+  EXPECT_EQ(Err("read_text_file", {{"path", R("dir")}, {"head", 1}}),
+            "EISDIR: illegal operation on a directory, read");
+  EXPECT_EQ(Err("read_text_file", {{"path", "C:\\x"}}),
+            "Access denied - Windows-style path received on a POSIX host: C:\\x");
   EXPECT_EQ(Err("read_text_file", {}),
             "MCP error -32602: Input validation error: Invalid arguments for tool read_text_file: "
             "Invalid input: expected string, received undefined at path");
@@ -99,13 +113,16 @@ TEST_F(ToolsTest, ReadMediaFile) {
   Write("song.MP3", "ID3");
   Write("odd name#1.bin", std::string("\x00\x01", 2));
   Json png = Call("read_media_file", {{"path", R("pic.png")}});
-  EXPECT_EQ(png.dump(), R"({"content":[{"type":"image","data":"iVBORw==","mimeType":"image/png"}],)"
-                        R"("structuredContent":{"content":[{"type":"image","data":"iVBORw==","mimeType":"image/png"}]}})");
+  EXPECT_EQ(
+      png.dump(),
+      R"({"content":[{"type":"image","data":"iVBORw==","mimeType":"image/png"}],)"
+      R"("structuredContent":{"content":[{"type":"image","data":"iVBORw==","mimeType":"image/png"}]}})");
   Json mp3 = Call("read_media_file", {{"path", R("song.MP3")}});
   EXPECT_EQ(mp3["content"][0].dump(), R"({"type":"audio","data":"SUQz","mimeType":"audio/mpeg"})");
   Json bin = Call("read_media_file", {{"path", R("odd name#1.bin")}});
-  EXPECT_EQ(bin["content"][0].dump(), R"({"type":"resource","resource":{"uri":"file://)" + R("odd%20name%231.bin") +
-                                           R"(","mimeType":"application/octet-stream","blob":"AAE="}})");
+  EXPECT_EQ(bin["content"][0].dump(),
+            R"({"type":"resource","resource":{"uri":"file://)" + R("odd%20name%231.bin") +
+                R"(","mimeType":"application/octet-stream","blob":"AAE="}})");
   EXPECT_EQ(Err("read_media_file", {{"path", R("nope.png")}}),
             "ENOENT: no such file or directory, open '" + R("nope.png") + "'");
 }
@@ -113,22 +130,28 @@ TEST_F(ToolsTest, ReadMediaFile) {
 TEST_F(ToolsTest, ReadMultipleFiles) {
   Write("a.txt", "A\n");
   Write("b.txt", "B");
-  EXPECT_EQ(Ok("read_multiple_files", {{"paths", {R("a.txt"), "missing.txt", "b.txt", "/etc/passwd"}}}),
-            R("a.txt") + ":\nA\n\n\n---\nmissing.txt: Error - ENOENT: no such file or directory, open '" +
-                R("missing.txt") + "'\n---\nb.txt:\nB\n\n---\n/etc/passwd: Error - Access denied - path outside "
-                "allowed directories: /etc/passwd not in " + root_);
-  EXPECT_EQ(Err("read_multiple_files", {{"paths", Json::array()}}),
-            "MCP error -32602: Input validation error: Invalid arguments for tool read_multiple_files: "
-            "Too small: expected array to have >=1 items at paths");
+  EXPECT_EQ(
+      Ok("read_multiple_files", {{"paths", {R("a.txt"), "missing.txt", "b.txt", "/etc/passwd"}}}),
+      R("a.txt") + ":\nA\n\n\n---\nmissing.txt: Error - ENOENT: no such file or directory, open '" +
+          R("missing.txt") +
+          "'\n---\nb.txt:\nB\n\n---\n/etc/passwd: Error - Access denied - path outside "
+          "allowed directories: /etc/passwd not in " +
+          root_);
+  EXPECT_EQ(
+      Err("read_multiple_files", {{"paths", Json::array()}}),
+      "MCP error -32602: Input validation error: Invalid arguments for tool read_multiple_files: "
+      "Too small: expected array to have >=1 items at paths");
 }
 
 TEST_F(ToolsTest, WriteFileCreatesAndReplacesKeepingMode) {
-  EXPECT_EQ(Ok("write_file", {{"path", R("new.txt")}, {"content", "one"}}), "Successfully wrote to " + R("new.txt"));
+  EXPECT_EQ(Ok("write_file", {{"path", R("new.txt")}, {"content", "one"}}),
+            "Successfully wrote to " + R("new.txt"));
   EXPECT_EQ(ReadAbs(R("new.txt")), "one");
   ASSERT_EQ(::chmod(R("new.txt").c_str(), 0600), 0);
   struct stat before, after;
   ::stat(R("new.txt").c_str(), &before);
-  EXPECT_EQ(Ok("write_file", {{"path", "new.txt"}, {"content", "two"}}), "Successfully wrote to new.txt");
+  EXPECT_EQ(Ok("write_file", {{"path", "new.txt"}, {"content", "two"}}),
+            "Successfully wrote to new.txt");
   ::stat(R("new.txt").c_str(), &after);
   EXPECT_EQ(ReadAbs(R("new.txt")), "two");
   EXPECT_NE(before.st_ino, after.st_ino);  // replaced, never written in place
@@ -137,8 +160,9 @@ TEST_F(ToolsTest, WriteFileCreatesAndReplacesKeepingMode) {
             "ENOENT: no such file or directory, open '" + R("nodir/x.txt") + "'");
   Mkdir("d");
   std::string dir_error = Err("write_file", {{"path", R("d")}, {"content", "x"}});
-  EXPECT_TRUE(std::regex_match(dir_error, std::regex("EISDIR: illegal operation on a directory, rename '" + R("d") +
-                                                     "\\.[0-9a-f]{32}\\.tmp' -> '" + R("d") + "'")))
+  EXPECT_TRUE(std::regex_match(
+      dir_error, std::regex("EISDIR: illegal operation on a directory, rename '" + R("d") +
+                            "\\.[0-9a-f]{32}\\.tmp' -> '" + R("d") + "'")))
       << dir_error;
   EXPECT_EQ(fs::ListDir(R("d")).size(), 0u);
   EXPECT_EQ(fs::ListDir(R()).size(), 2u);  // no temporary file left behind
@@ -147,43 +171,56 @@ TEST_F(ToolsTest, WriteFileCreatesAndReplacesKeepingMode) {
 TEST_F(ToolsTest, EditFileDiffDryRunAndIndentation) {
   Write("a.txt", "hello\nworld\n");
   std::string diff = "```diff\nIndex: " + R("a.txt") +
-                     "\n===================================================================\n--- " + R("a.txt") +
-                     "\toriginal\n+++ " + R("a.txt") + "\tmodified\n@@ -1,2 +1,2 @@\n hello\n-world\n+there\n```\n\n";
-  EXPECT_EQ(Ok("edit_file", {{"path", R("a.txt")}, {"edits", {{{"oldText", "world"}, {"newText", "there"}}}}, {"dryRun", true}}),
+                     "\n===================================================================\n--- " +
+                     R("a.txt") + "\toriginal\n+++ " + R("a.txt") +
+                     "\tmodified\n@@ -1,2 +1,2 @@\n hello\n-world\n+there\n```\n\n";
+  EXPECT_EQ(Ok("edit_file", {{"path", R("a.txt")},
+                             {"edits", {{{"oldText", "world"}, {"newText", "there"}}}},
+                             {"dryRun", true}}),
             diff);
   EXPECT_EQ(ReadAbs(R("a.txt")), "hello\nworld\n");
-  EXPECT_EQ(Ok("edit_file", {{"path", R("a.txt")}, {"edits", {{{"oldText", "world"}, {"newText", "there"}}}}}), diff);
+  EXPECT_EQ(Ok("edit_file",
+               {{"path", R("a.txt")}, {"edits", {{{"oldText", "world"}, {"newText", "there"}}}}}),
+            diff);
   EXPECT_EQ(ReadAbs(R("a.txt")), "hello\nthere\n");
 
   Write("code.py", "def f(x):\n    if x:\n        return 1\n");
   Ok("edit_file", {{"path", R("code.py")},
-                   {"edits", {{{"oldText", "if x:\n    return 1"}, {"newText", "if x and y:\n        return 10\n    # note"}}}}});
+                   {"edits",
+                    {{{"oldText", "if x:\n    return 1"},
+                      {"newText", "if x and y:\n        return 10\n    # note"}}}}});
   EXPECT_EQ(ReadAbs(R("code.py")), "def f(x):\n    if x and y:\n        return 10\n    # note\n");
 
-  EXPECT_EQ(Err("edit_file", {{"path", R("a.txt")}, {"edits", {{{"oldText", "absent\r\nline"}, {"newText", "x"}}}}}),
+  EXPECT_EQ(Err("edit_file", {{"path", R("a.txt")},
+                              {"edits", {{{"oldText", "absent\r\nline"}, {"newText", "x"}}}}}),
             "Could not find exact match for edit:\nabsent\r\nline");
   EXPECT_EQ(ReadAbs(R("a.txt")), "hello\nthere\n");
 }
 
 TEST_F(ToolsTest, EditFileFenceGrowsWithBackticksAndMarksMissingNewline) {
   Write("t.md", "text\n```\ncode\n```\n");
-  std::string out = Ok("edit_file", {{"path", R("t.md")}, {"edits", {{{"oldText", "code"}, {"newText", "````x"}}}}});
+  std::string out = Ok(
+      "edit_file", {{"path", R("t.md")}, {"edits", {{{"oldText", "code"}, {"newText", "````x"}}}}});
   EXPECT_EQ(out.substr(0, 10), "`````diff\n");
   EXPECT_EQ(out.substr(out.size() - 7), "`````\n\n");
   Write("n.txt", "a\nb");
   out = Ok("edit_file", {{"path", R("n.txt")}, {"edits", {{{"oldText", "b"}, {"newText", "c"}}}}});
-  EXPECT_NE(out.find("@@ -1,2 +1,2 @@\n a\n-b\n\\ No newline at end of file\n+c\n\\ No newline at end of file\n```"),
+  EXPECT_NE(out.find("@@ -1,2 +1,2 @@\n a\n-b\n\\ No newline at end of file\n+c\n\\ No newline at "
+                     "end of file\n```"),
             std::string::npos)
       << out;
 }
 
 TEST_F(ToolsTest, CreateDirectory) {
-  EXPECT_EQ(Ok("create_directory", {{"path", R("x/y/z")}}), "Successfully created directory " + R("x/y/z"));
+  EXPECT_EQ(Ok("create_directory", {{"path", R("x/y/z")}}),
+            "Successfully created directory " + R("x/y/z"));
   EXPECT_TRUE(Exists(R("x/y/z")));
   EXPECT_EQ(Ok("create_directory", {{"path", "x/y"}}), "Successfully created directory x/y");
   Write("f", "");
-  EXPECT_EQ(Err("create_directory", {{"path", R("f")}}), "EEXIST: file already exists, mkdir '" + R("f") + "'");
-  EXPECT_EQ(Err("create_directory", {{"path", R("f/sub")}}), "ENOTDIR: not a directory, realpath '" + R("f/sub") + "'");
+  EXPECT_EQ(Err("create_directory", {{"path", R("f")}}),
+            "EEXIST: file already exists, mkdir '" + R("f") + "'");
+  EXPECT_EQ(Err("create_directory", {{"path", R("f/sub")}}),
+            "ENOTDIR: not a directory, realpath '" + R("f/sub") + "'");
 }
 
 TEST_F(ToolsTest, ListDirectoryInBytewiseOrder) {
@@ -193,10 +230,13 @@ TEST_F(ToolsTest, ListDirectoryInBytewiseOrder) {
   Mkdir("dir");
   Mkdir("emptydir");
   Symlink("dir", "link");
-  EXPECT_EQ(Ok("list_directory", {{"path", R()}}), "[FILE] B.txt\n[FILE] _u\n[FILE] b.txt\n[DIR] dir\n[DIR] emptydir\n[FILE] link");
+  EXPECT_EQ(Ok("list_directory", {{"path", R()}}),
+            "[FILE] B.txt\n[FILE] _u\n[FILE] b.txt\n[DIR] dir\n[DIR] emptydir\n[FILE] link");
   EXPECT_EQ(Ok("list_directory", {{"path", R("emptydir")}}), "");
-  EXPECT_EQ(Err("list_directory", {{"path", R("b.txt")}}), "ENOTDIR: not a directory, scandir '" + R("b.txt") + "'");
-  EXPECT_EQ(Err("list_directory", {{"path", R("nope")}}), "ENOENT: no such file or directory, scandir '" + R("nope") + "'");
+  EXPECT_EQ(Err("list_directory", {{"path", R("b.txt")}}),
+            "ENOTDIR: not a directory, scandir '" + R("b.txt") + "'");
+  EXPECT_EQ(Err("list_directory", {{"path", R("nope")}}),
+            "ENOENT: no such file or directory, scandir '" + R("nope") + "'");
 }
 
 TEST_F(ToolsTest, ListDirectoryWithSizes) {
@@ -206,17 +246,21 @@ TEST_F(ToolsTest, ListDirectoryWithSizes) {
   Write("s/10.bin", "");
   Mkdir("s/sub");
   auto file = [](const std::string& name, const std::string& size) {
-    return "[FILE] " + name + std::string(30 - name.size(), ' ') + " " + std::string(10 - size.size(), ' ') + size + "\n";
+    return "[FILE] " + name + std::string(30 - name.size(), ' ') + " " +
+           std::string(10 - size.size(), ' ') + size + "\n";
   };
   // Names sort as String#localeCompare does (ICU collation), not bytewise.
   EXPECT_EQ(Ok("list_directory_with_sizes", {{"path", R("s")}}),
-            file("_under.bin", "1023 B") + file("10.bin", "0 B") + file("A.bin", "10 B") + file("b.bin", "1.50 KB") +
-                "[DIR] sub" + std::string(28, ' ') + "\n\nTotal: 4 files, 1 directories\nCombined size: 2.51 KB");
+            file("_under.bin", "1023 B") + file("10.bin", "0 B") + file("A.bin", "10 B") +
+                file("b.bin", "1.50 KB") + "[DIR] sub" + std::string(28, ' ') +
+                "\n\nTotal: 4 files, 1 directories\nCombined size: 2.51 KB");
   ASSERT_EQ(::rmdir(R("s/sub").c_str()), 0);
   EXPECT_EQ(Ok("list_directory_with_sizes", {{"path", R("s")}, {"sortBy", "size"}}),
-            file("b.bin", "1.50 KB") + file("_under.bin", "1023 B") + file("A.bin", "10 B") + file("10.bin", "0 B") +
-                "\nTotal: 4 files, 0 directories\nCombined size: 2.51 KB");
-  EXPECT_EQ(Ok("list_directory_with_sizes", {{"path", R("s/../s")}, {"sortBy", "name"}}).substr(0, 11), "[FILE] _und");
+            file("b.bin", "1.50 KB") + file("_under.bin", "1023 B") + file("A.bin", "10 B") +
+                file("10.bin", "0 B") + "\nTotal: 4 files, 0 directories\nCombined size: 2.51 KB");
+  EXPECT_EQ(
+      Ok("list_directory_with_sizes", {{"path", R("s/../s")}, {"sortBy", "name"}}).substr(0, 11),
+      "[FILE] _und");
   EXPECT_EQ(Err("list_directory_with_sizes", {{"path", R("s/A.bin")}}),
             "ENOTDIR: not a directory, scandir '" + R("s/A.bin") + "'");
 }
@@ -228,18 +272,25 @@ TEST_F(ToolsTest, DirectoryTreeJsonAndExcludes) {
   Write("x.log", "");
   Mkdir("empty");
   EXPECT_EQ(Ok("directory_tree", {{"path", R("empty")}}), "[]");
-  EXPECT_EQ(Ok("directory_tree", {{"path", R()}, {"excludePatterns", {"node_modules", "*.log"}}}),
-            "[\n  {\n    \"name\": \"empty\",\n    \"type\": \"directory\",\n    \"children\": []\n  },\n"
-            "  {\n    \"name\": \"src\",\n    \"type\": \"directory\",\n    \"children\": [\n"
-            "      {\n        \"name\": \"a.js\",\n        \"type\": \"file\"\n      },\n"
-            "      {\n        \"name\": \"lib\",\n        \"type\": \"directory\",\n        \"children\": [\n"
-            "          {\n            \"name\": \"b.ts\",\n            \"type\": \"file\"\n          }\n        ]\n      }\n"
-            "    ]\n  }\n]");
+  EXPECT_EQ(
+      Ok("directory_tree", {{"path", R()}, {"excludePatterns", {"node_modules", "*.log"}}}),
+      "[\n  {\n    \"name\": \"empty\",\n    \"type\": \"directory\",\n    \"children\": []\n  },\n"
+      "  {\n    \"name\": \"src\",\n    \"type\": \"directory\",\n    \"children\": [\n"
+      "      {\n        \"name\": \"a.js\",\n        \"type\": \"file\"\n      },\n"
+      "      {\n        \"name\": \"lib\",\n        \"type\": \"directory\",\n        "
+      "\"children\": [\n"
+      "          {\n            \"name\": \"b.ts\",\n            \"type\": \"file\"\n          }\n "
+      "       ]\n      }\n"
+      "    ]\n  }\n]");
   // "**/node_modules/**" keeps the directory itself, drops what is inside.
-  std::string t = Ok("directory_tree", {{"path", R()}, {"excludePatterns", {"**/node_modules/**", "src", "empty"}}});
-  EXPECT_EQ(t, "[\n  {\n    \"name\": \"node_modules\",\n    \"type\": \"directory\",\n    \"children\": []\n  },\n"
-               "  {\n    \"name\": \"x.log\",\n    \"type\": \"file\"\n  }\n]");
-  EXPECT_EQ(Err("directory_tree", {{"path", R("x.log")}}), "ENOTDIR: not a directory, scandir '" + R("x.log") + "'");
+  std::string t = Ok("directory_tree",
+                     {{"path", R()}, {"excludePatterns", {"**/node_modules/**", "src", "empty"}}});
+  EXPECT_EQ(t,
+            "[\n  {\n    \"name\": \"node_modules\",\n    \"type\": \"directory\",\n    "
+            "\"children\": []\n  },\n"
+            "  {\n    \"name\": \"x.log\",\n    \"type\": \"file\"\n  }\n]");
+  EXPECT_EQ(Err("directory_tree", {{"path", R("x.log")}}),
+            "ENOTDIR: not a directory, scandir '" + R("x.log") + "'");
 }
 
 TEST_F(ToolsTest, MoveFile) {
@@ -265,11 +316,15 @@ TEST_F(ToolsTest, SearchFiles) {
   Write("src/x.js", "");
   Write("node_modules/p/y.js", "");
   Write(".hidden.txt", "");
-  EXPECT_EQ(Ok("search_files", {{"path", R()}, {"pattern", "*.txt"}}), R(".hidden.txt") + "\n" + R("a.txt"));
-  EXPECT_EQ(Ok("search_files", {{"path", R()}, {"pattern", "**/*.js"}, {"excludePatterns", {"node_modules/**"}}}),
+  EXPECT_EQ(Ok("search_files", {{"path", R()}, {"pattern", "*.txt"}}),
+            R(".hidden.txt") + "\n" + R("a.txt"));
+  EXPECT_EQ(Ok("search_files",
+               {{"path", R()}, {"pattern", "**/*.js"}, {"excludePatterns", {"node_modules/**"}}}),
             R("src/x.js"));
-  EXPECT_EQ(Ok("search_files", {{"path", R()}, {"pattern", "foo"}}), R("foo"));  // a glob, not a substring
-  EXPECT_EQ(Ok("search_files", {{"path", R()}, {"pattern", "**/foo"}}), R("dir/foo") + "\n" + R("foo"));
+  EXPECT_EQ(Ok("search_files", {{"path", R()}, {"pattern", "foo"}}),
+            R("foo"));  // a glob, not a substring
+  EXPECT_EQ(Ok("search_files", {{"path", R()}, {"pattern", "**/foo"}}),
+            R("dir/foo") + "\n" + R("foo"));
   EXPECT_EQ(Ok("search_files", {{"path", R()}, {"pattern", "nothing*"}}), "No matches found");
   EXPECT_EQ(Err("search_files", {{"path", R("a.txt")}, {"pattern", "*"}}),
             "ENOTDIR: not a directory, scandir '" + R("a.txt") + "'");
@@ -278,14 +333,18 @@ TEST_F(ToolsTest, SearchFiles) {
 TEST_F(ToolsTest, GetFileInfo) {
   Write("f.txt", "12345");
   ASSERT_EQ(::chmod(R("f.txt").c_str(), 0640), 0);
-  std::string date = "[A-Z][a-z]{2} [A-Z][a-z]{2} \\d{2} \\d{4} \\d{2}:\\d{2}:\\d{2} GMT[+-]\\d{4} \\([^)]+\\)";
+  std::string date =
+      "[A-Z][a-z]{2} [A-Z][a-z]{2} \\d{2} \\d{4} \\d{2}:\\d{2}:\\d{2} GMT[+-]\\d{4} \\([^)]+\\)";
   std::string info = Ok("get_file_info", {{"path", R("f.txt")}});
-  EXPECT_TRUE(std::regex_match(info, std::regex("size: 5\ncreated: " + date + "\nmodified: " + date + "\naccessed: " +
-                                                date + "\nisDirectory: false\nisFile: true\npermissions: 640")))
+  EXPECT_TRUE(std::regex_match(
+      info, std::regex("size: 5\ncreated: " + date + "\nmodified: " + date + "\naccessed: " + date +
+                       "\nisDirectory: false\nisFile: true\npermissions: 640")))
       << info;
   std::string dir = Ok("get_file_info", {{"path", R()}});
-  EXPECT_NE(dir.find("\nisDirectory: true\nisFile: false\npermissions: 755"), std::string::npos) << dir;
-  EXPECT_EQ(Err("get_file_info", {{"path", R("nope")}}), "ENOENT: no such file or directory, stat '" + R("nope") + "'");
+  EXPECT_NE(dir.find("\nisDirectory: true\nisFile: false\npermissions: 755"), std::string::npos)
+      << dir;
+  EXPECT_EQ(Err("get_file_info", {{"path", R("nope")}}),
+            "ENOENT: no such file or directory, stat '" + R("nope") + "'");
 }
 
 TEST_F(ToolsTest, ListAllowedDirectories) {
@@ -293,8 +352,8 @@ TEST_F(ToolsTest, ListAllowedDirectories) {
 }
 
 TEST_F(ToolsTest, UnicodeNamesAndNormalizationEquivalents) {
-  Write("caf\u00e9/x.txt", "nfc dir\n");        // stored NFC
-  Write("cafe\u0301.txt", "nfd file\n");        // stored NFD
+  Write("caf\u00e9/x.txt", "nfc dir\n");  // stored NFC
+  Write("cafe\u0301.txt", "nfd file\n");  // stored NFD
   Write("\u65e5\u672c/\u30d5.md", "ja\n");
   // A name that does not exist as given resolves to its NFC equivalent.
   EXPECT_EQ(Ok("read_text_file", {{"path", R("caf\u00e9.txt")}}), "nfd file\n");
