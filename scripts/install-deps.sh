@@ -15,6 +15,8 @@ packages=(
   libseccomp-dev
   libspdlog-dev libfmt-dev
   libcli11-dev
+  # NFC matching, collation and time zone names as Node has them (servers/filesystem)
+  libicu-dev
   # tests
   libgtest-dev libgmock-dev
   python3 python3-pytest python3-httpx
