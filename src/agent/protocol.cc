@@ -22,16 +22,21 @@ Channel::~Channel() {
   if (fd_ >= 0) ::close(fd_);
 }
 
+std::string EncodeFrame(const std::string& text) {
+  auto n = static_cast<std::uint32_t>(text.size());
+  std::string frame = {static_cast<char>(n >> 24), static_cast<char>(n >> 16), static_cast<char>(n >> 8),
+                       static_cast<char>(n)};
+  frame += text;
+  return frame;
+}
+
 Status Channel::Send(const Json& body_in, const std::vector<int>& fds) {
   if (fds.size() > kMaxFdsPerFrame) return MakeError(ErrorCode::kInvalidArgument, "too many descriptors");
   Json body = body_in;
   if (!fds.empty()) body["fds"] = fds.size();
   std::string text = body.dump(-1, ' ', false, Json::error_handler_t::replace);
   if (text.size() > kMaxFrameBytes) return MakeError(ErrorCode::kTooLarge, "message over the frame limit");
-  std::uint32_t n = static_cast<std::uint32_t>(text.size());
-  std::string frame = {static_cast<char>(n >> 24), static_cast<char>(n >> 16), static_cast<char>(n >> 8),
-                       static_cast<char>(n)};
-  frame += text;
+  std::string frame = EncodeFrame(text);
   std::size_t off = 0;
   bool fds_sent = fds.empty();
   while (off < frame.size()) {

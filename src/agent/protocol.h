@@ -59,6 +59,9 @@ class Channel {
   std::deque<OwnedFd> fds_;
 };
 
+// A whole frame for `text`: the 4-byte big-endian length, then the text.
+std::string EncodeFrame(const std::string& text);
+
 // JSON-RPC helpers.
 Json Request(std::int64_t id, const std::string& method, Json params);
 Json ResultResponse(const Json& id, Json result);

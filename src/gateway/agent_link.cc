@@ -71,12 +71,8 @@ void AgentLink::Start(std::shared_ptr<Pending> pending, const char* method, Json
   }
   std::int64_t id = next_id_++;
   pending_.emplace(id, std::move(pending));
-  std::string text = agent::Request(id, method, std::move(params)).dump(-1, ' ', false, Json::error_handler_t::replace);
-  auto n = static_cast<std::uint32_t>(text.size());
-  std::string frame = {static_cast<char>(n >> 24), static_cast<char>(n >> 16), static_cast<char>(n >> 8),
-                       static_cast<char>(n)};
-  frame += text;
-  writes_.push_back(std::move(frame));
+  writes_.push_back(agent::EncodeFrame(
+      agent::Request(id, method, std::move(params)).dump(-1, ' ', false, Json::error_handler_t::replace)));
   if (writing_.empty()) WriteNext();
 }
 

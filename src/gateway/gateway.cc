@@ -115,6 +115,10 @@ Task<void> Gateway::Serve(http::Exchange& ex) {
   else co_await Delete(ex, target);
 }
 
+Result<std::shared_ptr<AgentLink>> Gateway::LinkFor(const Target& target) {
+  return links_.Get(target.sandbox.id, manager_.WorkspaceOf(target.sandbox.id).socket_path());
+}
+
 Task<void> Gateway::Post(http::Exchange& ex, const Target& target) {
   Acceptable accept = ParseAccept(ex.header("Accept"));
   if (!accept.json && !accept.event_stream) {
@@ -159,7 +163,7 @@ Task<void> Gateway::Post(http::Exchange& ex, const Target& target) {
     co_await ex.Send(RpcFailure(400, -32000, "Bad Request: Mcp-Session-Id header is required"));
     co_return;
   }
-  auto link = links_.Get(target.sandbox.id, manager_.WorkspaceOf(target.sandbox.id).socket_path());
+  auto link = LinkFor(target);
   if (!link) {
     co_await ex.Send(http::JsonError(503, "The sandbox's agent is not running (" + link.error().message +
                                               "); reset the sandbox to restart it"));
@@ -229,7 +233,7 @@ Task<void> Gateway::Get(http::Exchange& ex, const Target& target) {
     co_await ex.Send(RpcFailure(400, -32000, "Bad Request: Mcp-Session-Id header is required"));
     co_return;
   }
-  auto link = links_.Get(target.sandbox.id, manager_.WorkspaceOf(target.sandbox.id).socket_path());
+  auto link = LinkFor(target);
   if (!link) {
     co_await ex.Send(http::JsonError(503, "The sandbox's agent is not running; reset the sandbox to restart it"));
     co_return;
@@ -256,7 +260,7 @@ Task<void> Gateway::Get(http::Exchange& ex, const Target& target) {
     beast::error_code ec;
     co_await state->timer.async_wait(asio::redirect_error(asio::use_awaitable, ec));
     if (state->stop) break;
-    auto still = manager_.GetWithToken(target.sandbox.id, target.sandbox.mcp_token);
+    auto still = sandboxes_.GetWithToken(target.sandbox.id, target.sandbox.mcp_token);
     if (!still) break;
     alive = co_await ex.SendChunk(": keepalive\n\n");
   }
@@ -269,7 +273,7 @@ Task<void> Gateway::Delete(http::Exchange& ex, const Target& target) {
     co_await ex.Send(RpcFailure(400, -32000, "Bad Request: Mcp-Session-Id header is required"));
     co_return;
   }
-  auto link = links_.Get(target.sandbox.id, manager_.WorkspaceOf(target.sandbox.id).socket_path());
+  auto link = LinkFor(target);
   if (!link) {
     co_await ex.Send(RpcFailure(404, mcp::kSessionNotFound, "Session not found"));
     co_return;

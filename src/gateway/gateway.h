@@ -45,6 +45,7 @@ class Gateway {
  private:
   struct Target;
   Task<void> Serve(http::Exchange& ex);
+  Result<std::shared_ptr<AgentLink>> LinkFor(const Target& target);
   Task<void> Post(http::Exchange& ex, const Target& target);
   Task<void> Get(http::Exchange& ex, const Target& target);
   Task<void> Delete(http::Exchange& ex, const Target& target);
