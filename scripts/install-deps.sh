@@ -17,11 +17,16 @@ packages=(
   libcli11-dev
   # NFC matching, collation and time zone names as Node has them (servers/filesystem)
   libicu-dev
+  # PDF text for the arxiv paper store
+  libpoppler-cpp-dev
   # tests
   libgtest-dev libgmock-dev
   python3 python3-pytest python3-httpx
   # runtime tools used by sandboxes and tests
   ca-certificates tar gzip curl
+  # what the servers run inside the jail (git, terminal, code-runner,
+  # code-executor, desktop-commander): host /usr is the jail's /usr
+  python3-venv python3-pip perl ripgrep
 )
 
 # Node.js + npm for tests/mcp (its npm ci brings the Node 22 the tests run on).

@@ -17,6 +17,7 @@
 #include "agent/executions.h"
 #include "agent/mcp_host.h"
 #include "agent/protocol.h"
+#include "servers/process/process.h"
 
 namespace sbx::agent {
 namespace {
@@ -193,12 +194,9 @@ void Agent::Reap() {
   struct signalfd_siginfo info;
   while (::read(signal_fd_, &info, sizeof info) > 0) {
   }
-  for (;;) {
-    int status = 0;
-    pid_t pid = ::waitpid(-1, &status, WNOHANG);
-    if (pid <= 0) break;
-    executions_.OnExit(pid, status);
-  }
+  // Children of the servers get their own statuses back; the rest are
+  // execution steps or orphans.
+  servers::process::ReapExited([this](pid_t pid, int status) { executions_.OnExit(pid, status); });
 }
 
 }  // namespace

@@ -1,13 +1,40 @@
 // sandbox-agent: pid 1 of one sandbox's jail. sandboxd starts it in fresh
 // namespaces (jail/spawn.h); it finishes building its jail around itself,
 // then serves sandboxd over the socket it was handed.
+//
+// `sandbox-agent --check-server-settings FILE` only checks a deployment's
+// server settings (sandboxd runs it at startup; the servers live here).
 #include <cstdio>
 #include <cstring>
+#include <fstream>
+#include <sstream>
 
 #include "agent/agent_loop.h"
 #include "jail/enter.h"
+#include "servers/registry.h"
+
+namespace {
+
+int CheckServerSettings(const char* path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream text;
+  text << in.rdbuf();
+  auto settings = sbx::Json::parse(text.str(), nullptr, false);
+  if (!in || settings.is_discarded()) {
+    std::fprintf(stderr, "not a readable JSON file\n");
+    return 1;
+  }
+  if (auto s = sbx::servers::ValidateSettings(settings); !s) {
+    std::fprintf(stderr, "%s\n", s.error().message.c_str());
+    return 1;
+  }
+  return 0;
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
+  if (argc == 3 && std::strcmp(argv[1], "--check-server-settings") == 0) return CheckServerSettings(argv[2]);
   if (argc != 2 || std::strcmp(argv[1], "--jail") != 0) {
     std::fprintf(stderr, "sandbox-agent is started by sandboxd (usage: sandbox-agent --jail)\n");
     return 64;
@@ -21,5 +48,6 @@ int main(int argc, char** argv) {
     sbx::jail::ReportFailure(s.error().message);
     return 1;
   }
+  sbx::servers::Configure(spec->server_settings);
   return sbx::agent::RunAgent(sbx::jail::kListenFd);
 }

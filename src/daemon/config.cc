@@ -76,6 +76,9 @@ Result<DaemonConfig> ParseFlags(int argc, char** argv, int& exit_code) {
   app.add_flag("--sandbox-egress", c.sandbox_egress,
                "Give sandboxes the host's network (default: a private loopback only)")
       ->envname("SANDBOXD_SANDBOX_EGRESS");
+  app.add_option("--server-settings", c.server_settings_file,
+                 "JSON file of per-server settings ({\"terminal\": {...}, ...}); default: each server's own")
+      ->envname("SANDBOXD_SERVER_SETTINGS");
   app.add_option("--test-clock-file", c.test_clock_file,
                  "Tests only: a file holding seconds to add to the wall clock")
       ->group("");  // hidden

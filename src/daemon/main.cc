@@ -21,6 +21,7 @@
 #include "core/log.h"
 #include "daemon/bootstrap.h"
 #include "daemon/config.h"
+#include "daemon/server_settings.h"
 #include "gateway/gateway.h"
 #include "http/router.h"
 #include "http/server.h"
@@ -67,6 +68,11 @@ Result<sandbox::JailConfig> JailConfigFrom(const DaemonConfig& config) {
   j.limits.cpu_weight = static_cast<std::uint32_t>(config.sandbox_cpu_weight);
   j.tmp_bytes = static_cast<std::uint64_t>(config.sandbox_tmp_mb) << 20;
   j.egress = config.sandbox_egress;
+  if (!config.server_settings_file.empty()) {
+    auto settings = LoadServerSettings(config.server_settings_file, j.agent_path);
+    if (!settings) return settings.error();
+    j.server_settings = std::move(*settings);
+  }
   return j;
 }
 

@@ -22,6 +22,7 @@ Json ToJson(const JailSpec& spec) {
   j["host_gid"] = spec.host_gid;
   j["share_host_network"] = spec.share_host_network;
   j["hostname"] = spec.hostname;
+  j["server_settings"] = spec.server_settings;
   return j;
 }
 
@@ -39,6 +40,9 @@ Result<JailSpec> JailSpecFromJson(const Json& j) {
     s.host_gid = j.at("host_gid").get<gid_t>();
     s.share_host_network = j.at("share_host_network").get<bool>();
     s.hostname = j.at("hostname").get<std::string>();
+    s.server_settings = j.value("server_settings", Json::object());
+    if (!s.server_settings.is_object())
+      return MakeError(ErrorCode::kInvalidArgument, "jail spec: server_settings must be an object");
     if (s.host_uid == 0 || s.host_gid == 0)
       return MakeError(ErrorCode::kInvalidArgument, "jail spec: host uid/gid must not be 0");
     return s;

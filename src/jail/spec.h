@@ -33,6 +33,9 @@ struct JailSpec {
   gid_t host_gid = 0;
   bool share_host_network = false;  // egress: the host's network instead of a private loopback
   std::string hostname = "sandbox";
+  // The deployment's settings of the MCP servers ({name: {...}}), handed to
+  // servers::Configure by the agent (validated by sandboxd at startup).
+  Json server_settings = Json::object();
 };
 
 Json ToJson(const JailSpec& spec);

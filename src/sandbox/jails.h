@@ -19,6 +19,7 @@
 #include <unordered_map>
 
 #include "agent/client.h"
+#include "core/json.h"
 #include "core/result.h"
 #include "jail/cgroup.h"
 #include "jail/spawn.h"
@@ -32,6 +33,7 @@ struct JailConfig {
   jail::CgroupLimits limits;
   std::uint64_t tmp_bytes = 256ull << 20;
   bool egress = false;                // host network instead of a private loopback
+  Json server_settings = Json::object();  // per-server settings, checked at startup
   uid_t uid_base = 1'000'000'000;     // host uids given to sandboxes: [base, base + count)
   uid_t uid_count = 1'000'000;
 };

@@ -1,5 +1,7 @@
 #include "servers/registry.h"
 
+#include <cstdio>
+#include <functional>
 #include <map>
 #include <mutex>
 #include <string>
@@ -7,17 +9,78 @@
 #include "servers/filesystem/filesystem.h"
 
 namespace sbx::servers {
+namespace {
+
+using Definition = std::shared_ptr<const mcp::ServerDefinition>;
+// Parses a server's settings object and builds the server from it.
+using Builder = std::function<Result<Definition>(const Json& settings)>;
+
+// Inside the jail the workspace is always /data (DESIGN.md).
+Result<Definition> BuildFilesystem(const Json& settings) {
+  if (!settings.empty())
+    return MakeError(ErrorCode::kInvalidArgument, "filesystem: takes no settings (its root is always /data)");
+  return filesystem::MakeServer(filesystem::Options{{"/data"}});
+}
+
+const std::map<std::string, Builder, std::less<>>& Builders() {
+  static const std::map<std::string, Builder, std::less<>> builders = {
+      {"filesystem", BuildFilesystem},
+  };
+  return builders;
+}
+
+struct State {
+  std::mutex mu;
+  Json settings = Json::object();
+  std::map<std::string, Definition, std::less<>> built;
+};
+
+State& GlobalState() {
+  static State state;
+  return state;
+}
+
+Json SettingsFor(const Json& all, std::string_view name) {
+  auto it = all.find(std::string(name));
+  return it == all.end() ? Json::object() : *it;
+}
+
+}  // namespace
+
+void Configure(Json settings) {
+  State& s = GlobalState();
+  std::lock_guard lock(s.mu);
+  s.settings = settings.is_object() ? std::move(settings) : Json::object();
+  s.built.clear();
+}
 
 std::shared_ptr<const mcp::ServerDefinition> Find(std::string_view name) {
-  static std::mutex mu;
-  static std::map<std::string, std::shared_ptr<const mcp::ServerDefinition>, std::less<>> built;
-  std::lock_guard lock(mu);
-  if (auto it = built.find(name); it != built.end()) return it->second;
-  std::shared_ptr<const mcp::ServerDefinition> server;
-  // Inside the jail the workspace is always /data (DESIGN.md).
-  if (name == "filesystem") server = filesystem::MakeServer(filesystem::Options{{"/data"}});
-  if (server) built.emplace(std::string(name), server);
-  return server;
+  State& s = GlobalState();
+  std::lock_guard lock(s.mu);
+  if (auto it = s.built.find(name); it != s.built.end()) return it->second;
+  auto builder = Builders().find(name);
+  if (builder == Builders().end()) return nullptr;
+  auto server = builder->second(SettingsFor(s.settings, name));
+  if (!server) {
+    std::fprintf(stderr, "sandbox-agent: server %.*s: %s\n", static_cast<int>(name.size()), name.data(),
+                 server.error().message.c_str());
+    return nullptr;
+  }
+  s.built.emplace(std::string(name), *server);
+  return *server;
+}
+
+sbx::Status ValidateSettings(const Json& settings) {
+  if (!settings.is_object()) return MakeError(ErrorCode::kInvalidArgument, "server settings: expected a JSON object");
+  for (const auto& [name, value] : settings.items()) {
+    auto builder = Builders().find(name);
+    if (builder == Builders().end())
+      return MakeError(ErrorCode::kInvalidArgument, "server settings: no server named '" + name + "'");
+    if (!value.is_object())
+      return MakeError(ErrorCode::kInvalidArgument, "server settings: '" + name + "' must be a JSON object");
+    if (auto built = builder->second(value); !built) return built.error();
+  }
+  return Ok();
 }
 
 }  // namespace sbx::servers

@@ -1,15 +1,36 @@
 // The MCP servers a sandbox-agent can host, by the name the Local Sandbox
-// API uses ("filesystem", "git", …). Built once per agent, on first use.
+// API uses ("filesystem", "git", …), each built once per agent, on first use,
+// from the deployment's settings for it.
+//
+// Settings: one JSON object per server name (sandboxd's --server-settings
+// file, carried to the agent in its jail spec). A server without an entry
+// gets its defaults; each server's Options parser rejects unknown keys and
+// bad values, so a typo in a deployment is an error at startup, not a silent
+// default (sandboxd validates the whole object with ValidateSettings before
+// starting any jail).
+//
+// Thread-safety: all functions may be called from any thread.
 #pragma once
 
 #include <memory>
 #include <string_view>
 
+#include "core/json.h"
+#include "core/result.h"
 #include "mcp/server.h"
 
 namespace sbx::servers {
 
-// The server called `name`, or null if this build has none by that name.
+// Replaces the settings later Find calls build from. Called by the agent
+// once at startup, before any server is built.
+void Configure(Json settings);
+
+// The server called `name`, or null if this build has none by that name or
+// its settings are invalid (the agent logs why).
 std::shared_ptr<const mcp::ServerDefinition> Find(std::string_view name);
+
+// Checks `settings` ({name: {...}}) against every server's Options parser:
+// unknown server names, unknown keys and bad values are errors.
+sbx::Status ValidateSettings(const Json& settings);
 
 }  // namespace sbx::servers
