@@ -51,6 +51,10 @@ struct Connection {
     std::lock_guard lock(send_mu);
     return static_cast<bool>(channel.Send(frame));
   }
+  bool SendText(const std::string& text) {
+    std::lock_guard lock(send_mu);
+    return static_cast<bool>(channel.SendText(text));
+  }
 };
 
 class Agent {
@@ -136,8 +140,8 @@ Json Agent::Dispatch(Message& m, const std::shared_ptr<Connection>& from) {
   if (method == "mcp") {
     // Answered through the connection, now or when the tool call finishes.
     std::weak_ptr<Connection> weak = from;
-    mcp_.Message(id, params, [weak](Json frame) {
-      if (auto c = weak.lock()) c->Send(frame);
+    mcp_.Message(id, params, [weak](const std::string& text) {
+      if (auto c = weak.lock()) c->SendText(text);
     });
     return Json();
   }

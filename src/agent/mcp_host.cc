@@ -53,7 +53,7 @@ void McpHost::Message(const Json& id, const Json& params, const Reply& reply) {
   auto session = Open(params);
   if (!session) {
     int code = session.error().code == ErrorCode::kNotFound ? kNotFoundCode : kInvalidParams;
-    reply(ErrorResponse(id, code, session.error().message));
+    reply(ErrorResponse(id, code, session.error().message).dump());
     return;
   }
   const Json& message = params.contains("message") ? params["message"] : Json();
@@ -68,17 +68,13 @@ void McpHost::Message(const Json& id, const Json& params, const Reply& reply) {
     }
   }
   if (!outcome.call) {
-    reply(ResultResponse(id, Json{{"reply", outcome.reply ? *outcome.reply : Json()}}));
+    reply(McpReplyFrame(id, outcome.reply ? &*outcome.reply : nullptr));
     return;
   }
   workers_.Post([call = std::move(outcome.call), id, reply] {
-    auto notify = [&](Json message) {
-      reply(Json{{"jsonrpc", "2.0"},
-                 {"method", "mcp.notify"},
-                 {"params", Json{{"call", id}, {"message", std::move(message)}}}});
-    };
+    auto notify = [&](Json message) { reply(McpNoteFrame(id, message)); };
     Json answer = call->Run(notify);
-    reply(ResultResponse(id, Json{{"reply", std::move(answer)}}));
+    reply(McpReplyFrame(id, &answer));
   });
 }
 

@@ -3,11 +3,12 @@
 //
 // Wire (inside the agent protocol, see protocol.h): sandboxd sends requests
 //   {"method":"mcp","params":{"server","session","create","message"}}
-// and gets {"result":{"reply": <JSON-RPC message or null>}} back, immediately
-// or when a tool call finishes. Notifications a call emits on the way
-// (progress) travel as {"method":"mcp.notify","params":{"call":<id of the
-// sandboxd request>,"message"}}. "mcp.close" ends a session, "mcp.session"
-// says whether one exists. Sessions live here, not in sandboxd, so they
+// and gets the reply frame of protocol.h's McpReplyFrame back (header line,
+// then the JSON-RPC message or nothing), immediately or when a tool call
+// finishes; a call's notifications on the way (progress) travel as
+// McpNoteFrame. Errors of the request itself (no such session or server)
+// are ordinary JSON-RPC error frames. "mcp.close" ends a session,
+// "mcp.session" says whether one exists. Sessions live here, not in sandboxd, so they
 // survive a sandboxd restart with the jail.
 //
 // Thread-safety: Message/Close/Probe are called from the agent's I/O thread;
@@ -31,8 +32,8 @@ namespace sbx::agent {
 
 class McpHost {
  public:
-  // Sends one frame to sandboxd on the connection the request came from.
-  using Reply = std::function<void(Json frame)>;
+  // Sends one frame's text to sandboxd on the connection the request came from.
+  using Reply = std::function<void(const std::string& text)>;
 
   explicit McpHost(std::size_t max_sessions = 256, std::size_t max_workers = 32);
 

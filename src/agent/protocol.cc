@@ -30,6 +30,43 @@ std::string EncodeFrame(const std::string& text) {
   return frame;
 }
 
+std::string DumpMessage(const Json& message) { return message.dump(-1, ' ', false, Json::error_handler_t::replace); }
+
+std::string McpReplyFrame(const Json& id, const Json* message) {
+  bool result = message && message->is_object() && message->contains("result");
+  std::string text = Json{{"id", id}, {"result", result}}.dump();
+  text += '\n';
+  if (message && !message->is_null()) text += DumpMessage(*message);
+  return text;
+}
+
+std::string McpNoteFrame(const Json& call, const Json& message) {
+  std::string text = Json{{"method", "mcp.notify"}, {"call", call}}.dump();
+  text += '\n';
+  text += DumpMessage(message);
+  return text;
+}
+
+Status Channel::SendText(const std::string& text) {
+  if (text.size() > kMaxFrameBytes) return MakeError(ErrorCode::kTooLarge, "message over the frame limit");
+  std::string frame = EncodeFrame(text);
+  std::size_t off = 0;
+  while (off < frame.size()) {
+    ssize_t sent = ::send(fd_, frame.data() + off, frame.size() - off, MSG_NOSIGNAL);
+    if (sent < 0) {
+      if (errno == EINTR) continue;
+      if (errno == EAGAIN) {
+        struct pollfd p{fd_, POLLOUT, 0};
+        ::poll(&p, 1, 1000);
+        continue;
+      }
+      return SysError("send");
+    }
+    off += static_cast<std::size_t>(sent);
+  }
+  return Ok();
+}
+
 Status Channel::Send(const Json& body_in, const std::vector<int>& fds) {
   if (fds.size() > kMaxFdsPerFrame) return MakeError(ErrorCode::kInvalidArgument, "too many descriptors");
   Json body = body_in;

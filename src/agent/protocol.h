@@ -45,6 +45,9 @@ class Channel {
 
   // Writes one whole frame (blocking).
   Status Send(const Json& body, const std::vector<int>& fds = {});
+  // Writes one whole frame whose text is already encoded (see
+  // McpReplyFrame), without descriptors.
+  Status SendText(const std::string& text);
   // Reads what the socket has now (one recvmsg). False once the peer closed.
   Result<bool> Fill();
   // The next complete frame, if one has arrived. A malformed frame is an
@@ -61,6 +64,19 @@ class Channel {
 
 // A whole frame for `text`: the 4-byte big-endian length, then the text.
 std::string EncodeFrame(const std::string& text);
+
+// MCP traffic from the agent skips a parse and a re-serialization in
+// sandboxd: its frames are a one-line JSON header, '\n', then the MCP
+// message exactly as it goes to the client (serialized JSON never holds a
+// raw newline, so the first '\n' ends the header). Headers:
+//   {"id":<request id>,"result":<whether the message is a result>}  the answer
+//       to an "mcp" request; an empty message means none (a notification)
+//   {"method":"mcp.notify","call":<request id>}  a message a tool call sends
+//       on the way (progress)
+std::string McpReplyFrame(const Json& id, const Json* message);
+std::string McpNoteFrame(const Json& call, const Json& message);
+// The MCP message as the client gets it (invalid UTF-8 replaced).
+std::string DumpMessage(const Json& message);
 
 // JSON-RPC helpers.
 Json Request(std::int64_t id, const std::string& method, Json params);

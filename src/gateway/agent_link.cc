@@ -17,8 +17,8 @@ struct AgentLink::Pending {
   explicit Pending(asio::any_io_executor caller) : executor(caller), timer(caller) {}
   asio::any_io_executor executor;
   asio::steady_timer timer;
-  std::optional<Result<Json>> result;
-  std::deque<Json> notes;
+  std::optional<Result<AgentAnswer>> result;
+  std::deque<std::string> notes;
 };
 
 Result<std::shared_ptr<AgentLink>> AgentLink::Connect(asio::any_io_executor executor, const std::string& path,
@@ -41,7 +41,7 @@ void AgentLink::Close() {
   asio::post(strand_, [self = shared_from_this()] { self->Fail("the gateway closed the link"); });
 }
 
-Task<Result<Json>> AgentLink::Call(const char* method, Json params, const NoteSink* notes) {
+Task<Result<AgentAnswer>> AgentLink::Call(const char* method, Json params, const NoteSink* notes) {
   auto caller = co_await asio::this_coro::executor;
   auto pending = std::make_shared<Pending>(caller);
   asio::post(strand_, [self = shared_from_this(), pending, method, params = std::move(params)]() mutable {
@@ -49,7 +49,7 @@ Task<Result<Json>> AgentLink::Call(const char* method, Json params, const NoteSi
   });
   for (;;) {
     while (!pending->notes.empty()) {
-      Json note = std::move(pending->notes.front());
+      std::string note = std::move(pending->notes.front());
       pending->notes.pop_front();
       if (notes) co_await (*notes)(std::move(note));
     }
@@ -105,6 +105,13 @@ Task<void> AgentLink::ReadLoop() {
     body.resize(n);
     co_await asio::async_read(socket_, asio::buffer(body), asio::redirect_error(asio::use_awaitable, ec));
     if (ec) break;
+    if (auto newline = body.find('\n'); newline != std::string::npos) {
+      // An MCP frame: only the header is parsed; the message passes through.
+      Json header = Json::parse(std::string_view(body).substr(0, newline), nullptr, false);
+      if (header.is_discarded() || !header.is_object()) break;
+      DeliverMcp(header, body.substr(newline + 1));
+      continue;
+    }
     Json frame = Json::parse(body, nullptr, false);
     if (frame.is_discarded() || !frame.is_object()) break;
     Deliver(frame);
@@ -112,26 +119,36 @@ Task<void> AgentLink::ReadLoop() {
   Fail("the sandbox's agent closed the connection");
 }
 
-void AgentLink::Deliver(const Json& frame) {
-  if (frame.contains("method")) {
-    if (frame["method"] != "mcp.notify") return;
-    const Json& params = frame.value("params", Json::object());
-    if (!params.contains("call") || !params["call"].is_number_integer()) return;
-    auto it = pending_.find(params["call"].get<std::int64_t>());
-    if (it == pending_.end()) return;
-    asio::post(it->second->executor, [pending = it->second, message = params.value("message", Json())] {
-      pending->notes.push_back(message);
+void AgentLink::DeliverMcp(const Json& header, std::string message) {
+  const Json* call = header.contains("call") ? &header["call"] : header.contains("id") ? &header["id"] : nullptr;
+  if (!call || !call->is_number_integer()) return;
+  auto it = pending_.find(call->get<std::int64_t>());
+  if (it == pending_.end()) return;
+  if (header.contains("method")) {
+    if (header["method"] != "mcp.notify") return;
+    asio::post(it->second->executor, [pending = it->second, message = std::move(message)]() mutable {
+      pending->notes.push_back(std::move(message));
       pending->timer.cancel();
     });
     return;
   }
+  auto pending = std::move(it->second);
+  pending_.erase(it);
+  asio::post(pending->executor, [pending, answer = AgentAnswer{header, std::move(message)}]() mutable {
+    pending->result = std::move(answer);
+    pending->timer.cancel();
+  });
+}
+
+void AgentLink::Deliver(const Json& frame) {
   if (!frame.contains("id") || !frame["id"].is_number_integer()) return;
   auto it = pending_.find(frame["id"].get<std::int64_t>());
   if (it == pending_.end()) return;
   auto pending = std::move(it->second);
   pending_.erase(it);
-  Result<Json> result = frame.contains("error") ? Result<Json>(agent::ErrorFromReply(frame["error"]))
-                                                : Result<Json>(frame.value("result", Json::object()));
+  Result<AgentAnswer> result = frame.contains("error")
+                                   ? Result<AgentAnswer>(agent::ErrorFromReply(frame["error"]))
+                                   : Result<AgentAnswer>(AgentAnswer{frame.value("result", Json::object()), {}});
   asio::post(pending->executor, [pending, result = std::move(result)]() mutable {
     pending->result = std::move(result);
     pending->timer.cancel();

@@ -22,11 +22,20 @@
 
 namespace sbx::gateway {
 
+// What the agent answered: for an "mcp" request, the MCP message text as the
+// client gets it (passed through without a parse: agent/protocol.h's
+// McpReplyFrame), empty when there is none, and `result` is that frame's
+// header; for other requests `result` is the JSON-RPC result object.
+struct AgentAnswer {
+  Json result;
+  std::string message;
+};
+
 class AgentLink : public std::enable_shared_from_this<AgentLink> {
  public:
-  // Called, on the caller's executor, for each notification the agent sends
-  // about this call (progress of a tool call).
-  using NoteSink = std::function<Task<void>(Json)>;
+  // Called, on the caller's executor, with the text of each MCP message the
+  // agent sends about this call on the way (progress of a tool call).
+  using NoteSink = std::function<Task<void>(std::string)>;
 
   // Connects to the agent socket at `path`; `on_close` runs once the link is
   // broken (so the registry forgets it).
@@ -37,7 +46,7 @@ class AgentLink : public std::enable_shared_from_this<AgentLink> {
   // One request to the agent; its result object, or the agent's error
   // (kUnavailable when the link breaks first).
   // `method` is a literal; `notes` (may be null) must outlive the call.
-  Task<Result<Json>> Call(const char* method, Json params, const NoteSink* notes = nullptr);
+  Task<Result<AgentAnswer>> Call(const char* method, Json params, const NoteSink* notes = nullptr);
   void Close();
 
  private:
@@ -47,6 +56,7 @@ class AgentLink : public std::enable_shared_from_this<AgentLink> {
   void WriteNext();
   Task<void> ReadLoop();
   void Deliver(const Json& frame);
+  void DeliverMcp(const Json& header, std::string message);
   void Fail(const std::string& why);
 
   asio::strand<asio::any_io_executor> strand_;

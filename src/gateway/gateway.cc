@@ -39,7 +39,15 @@ http::Response AgentFailure(const Error& e) {
   return http::JsonError(503, e.message);
 }
 
-std::string SseEvent(const Json& message) { return "event: message\ndata: " + message.dump() + "\n\n"; }
+// The agent's message text goes out as it came (see AgentAnswer). An agent
+// is less trusted than sandboxd, but what it sends reaches only its own
+// sandbox's client; still, an SSE event must stay one event, so text with a
+// raw line break (never produced by a JSON serializer) is re-serialized.
+std::string SseEvent(const std::string& message) {
+  if (message.find_first_of("\r\n") == std::string::npos) return "event: message\ndata: " + message + "\n\n";
+  Json parsed = Json::parse(message, nullptr, false);
+  return "event: message\ndata: " + (parsed.is_discarded() ? Json(nullptr) : parsed).dump() + "\n\n";
+}
 
 }  // namespace
 
@@ -192,9 +200,9 @@ Task<void> Gateway::Post(http::Exchange& ex, const Target& target) {
     streaming = true;
   }
   // Progress and other notes of a call go out on the stream as they come.
-  AgentLink::NoteSink sink = [&ex](Json note) -> Task<void> { co_await ex.SendChunk(SseEvent(note)); };
+  AgentLink::NoteSink sink = [&ex](std::string note) -> Task<void> { co_await ex.SendChunk(SseEvent(note)); };
   const AgentLink::NoteSink* notes = streaming ? &sink : nullptr;
-  Json replies = Json::array();
+  std::vector<std::string> replies;
   for (auto& message : messages) {
     Json params = target.Params(session, initialize, std::move(message));
     auto answer = co_await (*link)->Call("mcp", std::move(params), notes);
@@ -204,11 +212,10 @@ Task<void> Gateway::Post(http::Exchange& ex, const Target& target) {
       co_await ex.Send(std::move(failure));
       co_return;
     }
-    Json reply = answer->value("reply", Json());
-    if (reply.is_null()) continue;
-    if (initialize && !reply.contains("result")) headers.clear();  // no session was made
-    if (streaming) co_await ex.SendChunk(SseEvent(reply));
-    else replies.push_back(std::move(reply));
+    if (answer->message.empty()) continue;
+    if (initialize && !answer->result.value("result", false)) headers.clear();  // no session was made
+    if (streaming) co_await ex.SendChunk(SseEvent(answer->message));
+    else replies.push_back(std::move(answer->message));
   }
   if (streaming) {
     co_await ex.EndStream();
@@ -219,7 +226,14 @@ Task<void> Gateway::Post(http::Exchange& ex, const Target& target) {
     co_await ex.Send(std::move(accepted));
     co_return;
   }
-  std::string text = batch ? replies.dump() : replies[0].dump();
+  std::string text;
+  if (batch) {
+    text = "[";
+    for (std::size_t i = 0; i < replies.size(); ++i) text += (i ? "," : "") + replies[i];
+    text += "]";
+  } else {
+    text = std::move(replies[0]);
+  }
   http::Response ok{200, "application/json", std::move(text), std::move(headers)};
   co_await ex.Send(std::move(ok));
 }

@@ -19,6 +19,7 @@
 #include "servers/filesystem/glob_regex.h"
 #include "servers/filesystem/js_text.h"
 #include "servers/filesystem/limits.h"
+#include "servers/filesystem/listing_cache.h"
 #include "servers/filesystem/minimatch.h"
 #include "servers/filesystem/node_errors.h"
 #include "servers/filesystem/node_path.h"
@@ -33,15 +34,21 @@ class Fatal : public FsError {
   using FsError::FsError;
 };
 
-std::vector<DirEntry> ReadEntries(int dir_fd, const std::string& path) {
-  std::vector<DirEntry> entries;
-  if (int err = ReadDirectory(dir_fd, entries, kMaxDirectoryEntries)) {
+Entries ReadEntries(int dir_fd, const std::string& path) {
+  Entries entries;
+  if (int err = ListingCache::Shared().Read(dir_fd, kMaxDirectoryEntries, entries)) {
     if (err == E2BIG)
       throw Fatal("Directory too large: " + path + " holds more than " +
                   std::to_string(kMaxDirectoryEntries) + " entries, over this server's limit");
     ThrowErrno(err, "scandir", path);
   }
   return entries;
+}
+
+bool IsAscii(const std::string& s) {
+  for (unsigned char c : s)
+    if (c >= 0x80) return false;
+  return true;
 }
 
 std::string ChildPath(const std::string& dir, const std::string& name) {
@@ -106,10 +113,18 @@ std::string FormatSize(double bytes) {
 std::string ListDirectory(const PathPolicy& policy, const std::string& path) {
   Target target = policy.Validate(path);
   UniqueFd dir = OpenDirectoryTarget(target, "scandir");
+  Entries entries = ReadEntries(dir.get(), target.path);  // named: it must outlive the loop
+  std::size_t size = 0;
+  for (const auto& e : *entries) size += e.name.size() + 8;
   std::string out;
-  for (const auto& e : ReadEntries(dir.get(), target.path)) {
+  out.reserve(size);
+  // Appended in place: one allocation for the whole listing (this is the
+  // hot path of agents that browse).
+  for (const auto& e : *entries) {
     if (!out.empty()) out += '\n';
-    out += (e.type == DT_DIR ? "[DIR] " : "[FILE] ") + DecodeUtf8Lossy(e.name);
+    out += e.type == DT_DIR ? "[DIR] " : "[FILE] ";
+    if (IsAscii(e.name)) out += e.name;
+    else out += DecodeUtf8Lossy(e.name);
   }
   return out;
 }
@@ -125,7 +140,8 @@ std::string ListDirectoryWithSizes(const PathPolicy& policy, const std::string& 
     icu::UnicodeString key;
   };
   std::vector<Row> rows;
-  for (const auto& e : ReadEntries(dir.get(), target.path)) {
+  Entries entries = ReadEntries(dir.get(), target.path);  // named: it must outlive the loop
+  for (const auto& e : *entries) {
     Row row{DecodeUtf8Lossy(e.name), e.type == DT_DIR, 0, {}};
     // upstream stats path.join(dir, name), following a link; a link is
     // followed here only when its target validates as inside.
@@ -192,10 +208,10 @@ class TreeBuilder {
   std::string Build(DirCursor& cursor, const std::string& real, const std::string& lexical,
                     const std::string& rel, std::size_t indent) {
     CheckCancelled(context_);
-    auto entries = ReadEntries(cursor.fd(), real);
+    Entries entries = ReadEntries(cursor.fd(), real);
     std::string pad(indent + 2, ' '), key_pad(indent + 4, ' ');
     std::string out;
-    for (const auto& e : entries) {
+    for (const auto& e : *entries) {
       std::string name = DecodeUtf8Lossy(e.name);
       std::string child_rel = rel.empty() ? name : rel + "/" + name;
       if (Excluded(child_rel)) continue;
@@ -253,8 +269,8 @@ class Searcher {
 
   void Search(DirCursor& cursor, const std::string& real, const std::string& rel) {
     CheckCancelled(context_);
-    auto entries = ReadEntries(cursor.fd(), real);
-    for (const auto& e : entries) {
+    Entries entries = ReadEntries(cursor.fd(), real);
+    for (const auto& e : *entries) {
       if (++visited_ > kMaxSearchVisits)
         throw Fatal(
             "Search too large: more than " + std::to_string(kMaxSearchVisits) +
