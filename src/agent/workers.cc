@@ -1,5 +1,7 @@
 #include "agent/workers.h"
 
+#include <system_error>
+
 namespace sbx::agent {
 
 Workers::~Workers() {
@@ -16,8 +18,15 @@ void Workers::Post(std::function<void()> work) {
   queue_.push_back(std::move(work));
   // Spawn when the waiting work outnumbers the threads free to take it.
   if (queue_.size() > idle_ && threads_.size() < max_threads_) {
-    threads_.emplace_back([this] { Loop(); });
-    return;
+    try {
+      threads_.emplace_back([this] { Loop(); });
+      return;
+    } catch (const std::system_error&) {
+      // No thread to be had: the sandbox's process limit is used up (a
+      // tool's child forking without end, say). The work waits for a
+      // thread that exists, or for the next Post to try again; throwing
+      // here would end the agent, and the sandbox with it.
+    }
   }
   lock.unlock();
   ready_.notify_one();

@@ -6,6 +6,7 @@
 #include <mutex>
 #include <string>
 
+#include "servers/code_runner/code_runner.h"
 #include "servers/filesystem/filesystem.h"
 
 namespace sbx::servers {
@@ -25,6 +26,11 @@ Result<Definition> BuildFilesystem(const Json& settings) {
 const std::map<std::string, Builder, std::less<>>& Builders() {
   static const std::map<std::string, Builder, std::less<>> builders = {
       {"filesystem", BuildFilesystem},
+      {"code-runner", [](const Json& s) -> Result<Definition> {
+         auto o = code_runner::OptionsFromSettings(s);
+         if (!o) return o.error();
+         return code_runner::MakeServer(*o);
+       }},
   };
   return builders;
 }

@@ -87,6 +87,9 @@ struct RunOptions {
   std::string input;                             // written to stdin, then closed
   std::chrono::milliseconds timeout{30'000};     // then the group is SIGKILLed
   std::size_t max_output = 8u << 20;             // per stream; the rest is read and dropped
+  // Kill the group as soon as a stream passes max_output, as Node's exec
+  // does at its maxBuffer (else the child runs on and the excess is dropped).
+  bool kill_on_overflow = false;
   std::function<bool()> cancelled;               // polled every 50 ms; true kills the group
 };
 
@@ -96,6 +99,8 @@ struct RunResult {
   bool timed_out = false;
   bool cancelled = false;
   bool truncated = false;  // some output beyond max_output was dropped
+  // Which stream passed max_output first (nullptr if none): "stdout" or "stderr".
+  const char* overflowed = nullptr;
 };
 
 // Runs `spec` to completion, collecting its output. When the child exits,

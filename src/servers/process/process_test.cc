@@ -93,6 +93,29 @@ TEST(ProcessRun, BoundsOutput) {
   EXPECT_EQ(r->exit.code, 0);
 }
 
+TEST(ProcessRun, KillsOnOverflowWhenAsked) {
+  RunOptions o;
+  o.max_output = 1000;
+  o.kill_on_overflow = true;
+  auto start = std::chrono::steady_clock::now();
+  auto r = process::Run(Sh("printf x >&2; while :; do echo yyyyyyyy; done"), o);
+  ASSERT_TRUE(r);
+  EXPECT_LT(std::chrono::steady_clock::now() - start, 10s);  // not the 30 s timeout
+  EXPECT_FALSE(r->timed_out);
+  EXPECT_STREQ(r->overflowed, "stdout");
+  EXPECT_EQ(r->out.size(), 1000u);
+  EXPECT_EQ(r->err, "x");
+  EXPECT_EQ(r->exit.signal, SIGKILL);
+
+  // Exactly max_output is not an overflow.
+  r = process::Run(Sh("head -c 1000 /dev/zero >&2"), o);
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->overflowed, nullptr);
+  EXPECT_FALSE(r->truncated);
+  EXPECT_EQ(r->err.size(), 1000u);
+  EXPECT_EQ(r->exit.code, 0);
+}
+
 TEST(ProcessRun, CancelKills) {
   std::atomic<bool> stop{false};
   RunOptions o;
