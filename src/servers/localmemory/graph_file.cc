@@ -8,6 +8,7 @@
 namespace sbx::servers::localmemory {
 namespace {
 
+using filesystem::JsonQuote;
 using filesystem::JsTrim;
 
 // Strict UTF-8 (no overlong forms, surrogates or code points past
@@ -170,19 +171,36 @@ Result<KnowledgeGraph> ParseGraphFile(std::string_view data, const std::string& 
 }
 
 std::string SerializeGraph(const KnowledgeGraph& graph) {
+  // Written directly rather than through Json objects (this runs on every
+  // mutation); JsonQuote escapes exactly as JSON.stringify (and nlohmann's
+  // dump) do, and the keys come in upstream's order.
   std::string out;
-  auto append = [&out](const Json& line) {
+  auto start_line = [&out] {
     if (!out.empty()) out += '\n';
-    out += line.dump();
   };
-  for (const auto& e : graph.entities)
-    append(Json{{"type", "entity"},
-                {"name", e.name},
-                {"entityType", e.entity_type},
-                {"observations", e.observations}});
-  for (const auto& r : graph.relations)
-    append(Json{
-        {"type", "relation"}, {"from", r.from}, {"to", r.to}, {"relationType", r.relation_type}});
+  for (const auto& e : graph.entities) {
+    start_line();
+    out += R"({"type":"entity","name":)";
+    out += JsonQuote(e.name);
+    out += R"(,"entityType":)";
+    out += JsonQuote(e.entity_type);
+    out += R"(,"observations":[)";
+    for (std::size_t i = 0; i < e.observations.size(); ++i) {
+      if (i) out += ',';
+      out += JsonQuote(e.observations[i]);
+    }
+    out += "]}";
+  }
+  for (const auto& r : graph.relations) {
+    start_line();
+    out += R"({"type":"relation","from":)";
+    out += JsonQuote(r.from);
+    out += R"(,"to":)";
+    out += JsonQuote(r.to);
+    out += R"(,"relationType":)";
+    out += JsonQuote(r.relation_type);
+    out += '}';
+  }
   return out;
 }
 
