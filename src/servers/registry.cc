@@ -6,9 +6,10 @@
 #include <mutex>
 #include <string>
 
-#include "servers/code_runner/code_runner.h"
 #include "servers/filesystem/filesystem.h"
+#include "servers/code_runner/code_runner.h"
 #include "servers/terminal/terminal.h"
+#include "servers/localmemory/localmemory.h"
 
 namespace sbx::servers {
 namespace {
@@ -37,6 +38,7 @@ const std::map<std::string, Builder, std::less<>>& Builders() {
       {"filesystem", BuildFilesystem},
       {"code-runner", BuildWith<code_runner::OptionsFromSettings, code_runner::MakeServer>},
       {"terminal", BuildWith<terminal::OptionsFromSettings, terminal::MakeServer>},
+      {"localmemory", BuildWith<localmemory::OptionsFromSettings, localmemory::MakeServer>},
   };
   return builders;
 }
