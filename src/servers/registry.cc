@@ -6,6 +6,7 @@
 #include <mutex>
 #include <string>
 
+#include "servers/code_executor/code_executor.h"
 #include "servers/filesystem/filesystem.h"
 
 namespace sbx::servers {
@@ -25,6 +26,12 @@ Result<Definition> BuildFilesystem(const Json& settings) {
 const std::map<std::string, Builder, std::less<>>& Builders() {
   static const std::map<std::string, Builder, std::less<>> builders = {
       {"filesystem", BuildFilesystem},
+      {"code-executor",
+       [](const Json& s) -> Result<Definition> {
+         auto o = code_executor::OptionsFromSettings(s);
+         if (!o) return o.error();
+         return code_executor::MakeServer(*o);
+       }},
   };
   return builders;
 }

@@ -87,6 +87,7 @@ struct RunOptions {
   std::string input;                             // written to stdin, then closed
   std::chrono::milliseconds timeout{30'000};     // then the group is SIGKILLed
   std::size_t max_output = 8u << 20;             // per stream; the rest is read and dropped
+  bool kill_on_overflow = false;                 // or: SIGKILL the group once a stream passes it
   std::function<bool()> cancelled;               // polled every 50 ms; true kills the group
 };
 
@@ -96,6 +97,9 @@ struct RunResult {
   bool timed_out = false;
   bool cancelled = false;
   bool truncated = false;  // some output beyond max_output was dropped
+  // With kill_on_overflow: the stream that passed max_output first and got
+  // the group killed (1 stdout, 2 stderr), else 0.
+  int overflowed = 0;
 };
 
 // Runs `spec` to completion, collecting its output. When the child exits,

@@ -93,6 +93,24 @@ TEST(ProcessRun, BoundsOutput) {
   EXPECT_EQ(r->exit.code, 0);
 }
 
+TEST(ProcessRun, KillOnOverflowStopsTheCommandAtTheBound) {
+  RunOptions o;
+  o.max_output = 1000;
+  o.kill_on_overflow = true;
+  auto start = std::chrono::steady_clock::now();
+  auto r = process::Run(Sh("echo start >&2; yes"), o);
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->out.size(), 1000u);
+  EXPECT_EQ(r->err, "start\n");
+  EXPECT_EQ(r->overflowed, 1);
+  EXPECT_EQ(r->exit.signal, SIGKILL);
+  EXPECT_LT(std::chrono::steady_clock::now() - start, 5s);
+  r = process::Run(Sh("head -c 5000 /dev/zero >&2"), o);
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->overflowed, 2);
+  EXPECT_EQ(r->err.size(), 1000u);
+}
+
 TEST(ProcessRun, CancelKills) {
   std::atomic<bool> stop{false};
   RunOptions o;

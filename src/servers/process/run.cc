@@ -77,9 +77,18 @@ Result<RunResult> Run(const Spec& spec_in, const RunOptions& options) {
     if (::poll(fds.data(), fds.size(), wait_ms) < 0 && errno != EINTR) break;
     for (const auto& p : fds) {
       if (!p.revents) continue;
-      if (p.fd == child.stdout_fd()) out_open = Drain(p.fd, result.out, options.max_output, result.truncated);
-      else if (p.fd == child.stderr_fd()) err_open = Drain(p.fd, result.err, options.max_output, result.truncated);
-      else if (p.fd == child.stdin_fd()) {
+      if (p.fd == child.stdout_fd() || p.fd == child.stderr_fd()) {
+        bool is_out = p.fd == child.stdout_fd();
+        bool was_truncated = result.truncated;
+        bool open = Drain(p.fd, is_out ? result.out : result.err, options.max_output, result.truncated);
+        (is_out ? out_open : err_open) = open;
+        // Node's exec does this with maxBuffer: the command is over once its
+        // output is, rather than running on with nobody reading.
+        if (options.kill_on_overflow && result.truncated && !was_truncated) {
+          result.overflowed = is_out ? 1 : 2;
+          if (!exited) child.Signal(SIGKILL);
+        }
+      } else if (p.fd == child.stdin_fd()) {
         if (p.revents & (POLLERR | POLLHUP)) {
           child.CloseStdin();
           continue;
