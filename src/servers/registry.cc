@@ -6,6 +6,7 @@
 #include <mutex>
 #include <string>
 
+#include "servers/arxiv/arxiv.h"
 #include "servers/filesystem/filesystem.h"
 
 namespace sbx::servers {
@@ -25,6 +26,11 @@ Result<Definition> BuildFilesystem(const Json& settings) {
 const std::map<std::string, Builder, std::less<>>& Builders() {
   static const std::map<std::string, Builder, std::less<>> builders = {
       {"filesystem", BuildFilesystem},
+      {"arxiv", [](const Json& s) -> Result<Definition> {
+         auto o = arxiv::OptionsFromSettings(s);
+         if (!o) return o.error();
+         return arxiv::MakeServer(*o);
+       }},
   };
   return builders;
 }
