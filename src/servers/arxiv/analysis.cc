@@ -50,6 +50,24 @@ void AppendUtf8(std::string& out, UChar32 c) {
 // Letters-and-digits runs of `text`, compatibility-decomposed, without
 // combining marks, case-folded.
 std::vector<std::string> FoldedWords(std::string_view text) {
+  // Plain ASCII (most metadata) needs no decomposition: lower-case the
+  // letters and split at everything else, as the general path would.
+  if (std::all_of(text.begin(), text.end(), [](char c) { return static_cast<unsigned char>(c) < 0x80; })) {
+    std::vector<std::string> words;
+    std::string current;
+    for (char c : text) {
+      if ((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9')) {
+        current += c;
+      } else if (c >= 'A' && c <= 'Z') {
+        current += static_cast<char>(c - 'A' + 'a');
+      } else if (!current.empty()) {
+        words.push_back(std::move(current));
+        current.clear();
+      }
+    }
+    if (!current.empty()) words.push_back(std::move(current));
+    return words;
+  }
   UErrorCode status = U_ZERO_ERROR;
   const icu::Normalizer2* nfkd = icu::Normalizer2::getNFKDInstance(status);
   icu::UnicodeString source = icu::UnicodeString::fromUTF8(icu::StringPiece(text.data(), static_cast<int32_t>(text.size())));

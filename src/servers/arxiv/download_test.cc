@@ -55,6 +55,19 @@ TEST_F(ArxivTest, DownloadPdfConvertsWithPoppler) {
             R"({"status": "error", "message": "Paper 1810.04805 not found in storage. You may need to download it first using download_paper."})");
 }
 
+// A store entry with both files: the PDF is copied (upstream keeps <id>.pdf
+// beside the markdown) and the store's markdown is used as is.
+TEST_F(ArxivTest, DownloadPrefersStoreMarkdown) {
+  const std::string pdf = testing::MakePdf({{{72, 72, 11, false, "From the PDF"}}});
+  AddPaper("2501.00004",
+           R"({"id": "2501.00004v1", "title": "Both", "authors": [], "summary": "s", "categories": [],
+               "published": "2025-01-01"})",
+           "# From the markdown\n", &pdf);
+  EXPECT_EQ(Text("download_paper", {{"paper_id", "2501.00004"}}), Converting());
+  EXPECT_EQ(ReadAbs(Storage("2501.00004.pdf")), pdf);
+  EXPECT_EQ(ReadAbs(Storage("2501.00004.md")), "# From the markdown\n");
+}
+
 TEST_F(ArxivTest, DownloadMessagesForMissingPapers) {
   // download.py: StopIteration from an empty arXiv answer.
   EXPECT_EQ(Text("download_paper", {{"paper_id", "9999.99999"}}),

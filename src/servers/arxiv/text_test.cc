@@ -144,6 +144,19 @@ TEST_F(FilterDates, DateutilMessages) {
   EXPECT_EQ(Parse("2023-01-15T10:61"), "ERR minute must be in 0..59: 2023-01-15T10:61");
 }
 
+// ASCII text takes a fast path; it must split and fold exactly as the ICU
+// path does (forced here by a trailing non-ASCII word).
+TEST(Analysis, AsciiFastPathAgreesWithIcu) {
+  for (const char* text : {"Hello, World! GPT-4's x_y z.w 3.14e-5", "\t\x01TAB\x7f end", "  ", "a-b_c/d:e(f)g\"h"}) {
+    std::vector<std::string> fast = AnalyzeField(text, Analyzer::kName);
+    std::vector<std::string> icu = AnalyzeField(std::string(text) + " \xc3\xa9", Analyzer::kName);
+    ASSERT_FALSE(icu.empty());
+    EXPECT_EQ(icu.back(), "e");
+    icu.pop_back();
+    EXPECT_EQ(fast, icu) << text;
+  }
+}
+
 TEST(Analysis, FoldingStemmingAndStopWords) {
   EXPECT_EQ(AnalyzeField("Bernhard Schölkopf, GPT-4's “Transformers” & queries", Analyzer::kText),
             (std::vector<std::string>{"bernhard", "scholkopf", "gpt", "4", "s", "transformer", "query"}));
