@@ -11,6 +11,7 @@
 #include "servers/terminal/terminal.h"
 #include "servers/localmemory/localmemory.h"
 #include "servers/code_executor/code_executor.h"
+#include "servers/arxiv/arxiv.h"
 
 namespace sbx::servers {
 namespace {
@@ -41,6 +42,7 @@ const std::map<std::string, Builder, std::less<>>& Builders() {
       {"terminal", BuildWith<terminal::OptionsFromSettings, terminal::MakeServer>},
       {"localmemory", BuildWith<localmemory::OptionsFromSettings, localmemory::MakeServer>},
       {"code-executor", BuildWith<code_executor::OptionsFromSettings, code_executor::MakeServer>},
+      {"arxiv", BuildWith<arxiv::OptionsFromSettings, arxiv::MakeServer>},
   };
   return builders;
 }
