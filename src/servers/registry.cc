@@ -7,6 +7,7 @@
 #include <string>
 
 #include "servers/filesystem/filesystem.h"
+#include "servers/git/git.h"
 
 namespace sbx::servers {
 namespace {
@@ -25,6 +26,12 @@ Result<Definition> BuildFilesystem(const Json& settings) {
 const std::map<std::string, Builder, std::less<>>& Builders() {
   static const std::map<std::string, Builder, std::less<>> builders = {
       {"filesystem", BuildFilesystem},
+      {"git",
+       [](const Json& s) -> Result<Definition> {
+         auto o = git::OptionsFromSettings(s);
+         if (!o) return o.error();
+         return git::MakeServer(*o);
+       }},
   };
   return builders;
 }
