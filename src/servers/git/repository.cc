@@ -39,6 +39,21 @@ std::string FormatSeconds(std::chrono::milliseconds ms) {
   return s;
 }
 
+// Whether the git command may read or write work-tree files, and so run a
+// filter driver. Plumbing that only reads the object database and refs
+// (and the config listing, which the disarming itself needs) cannot.
+bool ReadsWorkTree(const std::vector<std::string>& args) {
+  static const std::set<std::string, std::less<>> kObjectsOnly = {
+      "cat-file", "config", "diff-tree", "for-each-ref", "hash-object", "log", "ls-tree", "rev-list", "update-ref",
+  };
+  std::size_t i = 0;
+  while (i + 1 < args.size() && args[i] == "-c") i += 2;
+  if (i >= args.size()) return true;
+  if (args[i] == "hash-object") return std::find(args.begin(), args.end(), "--stdin") == args.end();
+  if (args[i] == "branch") return false;  // listing only (no names to create)
+  return kObjectsOnly.count(args[i]) == 0;
+}
+
 std::string StripOneNewline(std::string s) {
   if (!s.empty() && s.back() == '\n') s.pop_back();
   return s;
@@ -263,7 +278,7 @@ std::vector<std::string> Repository::Environment() const {
 }
 
 GitOutput Repository::Run(const std::vector<std::string>& args, const std::string& input) const {
-  if (!filters_disarmed_ && !(args.size() == 4 && args[0] == "config" && args[1] == "--show-scope")) DisarmFilters();
+  if (!filters_disarmed_ && ReadsWorkTree(args)) DisarmFilters();
   process::Spec spec;
   spec.argv.push_back(options_.git_binary);
   spec.argv.insert(spec.argv.end(), kProtectiveOptions.begin(), kProtectiveOptions.end());

@@ -55,7 +55,7 @@ class Workspace {
 
   // Reads a regular file inside the root (links followed inside only), at
   // most `limit` bytes; nullopt when it is missing, outside or not a file.
-  std::optional<std::string> ReadFile(std::string_view absolute, std::size_t limit = 1 << 20) const;
+  std::optional<std::string> ReadFile(std::string_view absolute, std::size_t limit = 64u << 20) const;
 
  private:
   // Maps an absolute path inside the root (configured or real spelling) to
