@@ -6,6 +6,7 @@
 #include <mutex>
 #include <string>
 
+#include "servers/desktop_commander/desktop_commander.h"
 #include "servers/filesystem/filesystem.h"
 
 namespace sbx::servers {
@@ -25,6 +26,12 @@ Result<Definition> BuildFilesystem(const Json& settings) {
 const std::map<std::string, Builder, std::less<>>& Builders() {
   static const std::map<std::string, Builder, std::less<>> builders = {
       {"filesystem", BuildFilesystem},
+      {"desktop-commander",
+       [](const Json& s) -> Result<Definition> {
+         auto o = desktop_commander::OptionsFromSettings(s);
+         if (!o) return o.error();
+         return desktop_commander::MakeServer(*o);
+       }},
   };
   return builders;
 }
