@@ -13,7 +13,9 @@
 //   (d) the version (0.2.7 here, 0.2.10 there) and what 0.2.9 added to
 //       get_config's systemInfo (docker, " (Docker)" in platformName,
 //       examplePaths.accessible);
-//   (e) search_code's file order, which is whatever ripgrep's threads finish
+//   (e) upstream's usage counters, by one success turned failure for each
+//       deliberate difference where sandboxd refuses what upstream does;
+//   (f) search_code's file order, which is whatever ripgrep's threads finish
 //       first upstream (sandboxd sorts by path): file blocks are sorted.
 // Afterwards both workspaces must hold the same files with the same
 // contents.
@@ -97,10 +99,13 @@ function fixJsonAfter(text, prefix, fix) {
   return text.slice(0, at + prefix.length) + JSON.stringify(json, null, 2);
 }
 
-function fixConfig(config) {
+function fixConfig(config, side) {
   if (config.version) config.version = '<version>';
-  if (config.usageStats) {
-    for (const k of ['firstUsed', 'lastUsed']) if (k in config.usageStats) config.usageStats[k] = '<time>';
+  const stats = config.usageStats;
+  if (stats) {
+    for (const k of ['firstUsed', 'lastUsed']) if (k in stats) stats[k] = '<time>';
+    stats.successfulCalls -= side.shifted;
+    stats.failedCalls += side.shifted;
   }
   const info = config.systemInfo;
   if (info) {
@@ -119,8 +124,15 @@ function normaliseText(side, tool, text, problems) {
   });
   text = text.replace(/(found in|completed in) \d+\.\d\dms/g, '$1 <ms>ms');
   text = text.replace(/Runtime: \d+(\.\d+)?s/g, 'Runtime: <s>s');
-  if (tool === 'get_config') text = fixJsonAfter(text, 'Current configuration:\n', fixConfig);
-  if (tool === 'set_config_value') text = fixJsonAfter(text, 'Updated configuration:\n', fixConfig);
+  if (tool === 'get_config') text = fixJsonAfter(text, 'Current configuration:\n', (c) => fixConfig(c, side));
+  if (tool === 'set_config_value') text = fixJsonAfter(text, 'Updated configuration:\n', (c) => fixConfig(c, side));
+  if (tool === 'get_usage_stats' && side.shifted) {
+    const m = /Total calls: (\d+) \((\d+) successful, (\d+) failed\)\n• Success rate: \d+%/.exec(text);
+    if (m) {
+      const [total, ok, failed] = [Number(m[1]), Number(m[2]) - side.shifted, Number(m[3]) + side.shifted];
+      text = text.replace(m[0], `Total calls: ${total} (${ok} successful, ${failed} failed)\n• Success rate: ${Math.round((ok / total) * 100)}%`);
+    }
+  }
   if (tool === 'get_file_info') {
     text = text.split('\n').map((line) => {
       const m = /^(created|modified|accessed): (.*)$/.exec(line);
@@ -151,8 +163,10 @@ function describeDifference(a, b) {
 
 describe('desktop-commander: sandboxd vs upstream 0.2.10 (differential)', () => {
   const tmp = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'sandboxd-dc-diff-')));
-  const ours = { root: '/data', prefix: '', client: null, pid: 0, pids: new Map() };
-  const upstream = { root: null, prefix: null, client: null, pid: 0, pids: new Map() };
+  // shifted: calls sandboxd deliberately failed where upstream succeeded;
+  // upstream's usage counters are shifted by as many from success to failure.
+  const ours = { root: '/data', prefix: '', client: null, pid: 0, pids: new Map(), shifted: 0 };
+  const upstream = { root: null, prefix: null, client: null, pid: 0, pids: new Map(), shifted: 0 };
   let sd = null;
   let sandboxId = null;
   let unavailable = null;
@@ -234,9 +248,9 @@ describe('desktop-commander: sandboxd vs upstream 0.2.10 (differential)', () => 
       const failures = [];
       const problems = [];
       for (const [i, { tool, args, deliberate }] of kase.calls.entries()) {
-        // One after the other: process timings must not compete for the CPU.
-        const a = await invoke(ours, tool, args);
-        const b = await invoke(upstream, tool, args);
+        // At the same time: a process started by one call must be as old on
+        // both sides when the next call looks at it.
+        const [a, b] = await Promise.all([invoke(ours, tool, args), invoke(upstream, tool, args)]);
         const na = normalise(ours, tool, a, problems);
         const nb = normalise(upstream, tool, b, problems);
         const label = `#${i + 1} ${tool} ${JSON.stringify(args).slice(0, 300)}`;
@@ -244,6 +258,7 @@ describe('desktop-commander: sandboxd vs upstream 0.2.10 (differential)', () => 
           fs.appendFileSync(process.env.SANDBOXD_DIFF_DUMP, `${label}\n  ours:     ${JSON.stringify(na)}\n  upstream: ${JSON.stringify(nb)}\n`);
         }
         if (deliberate) {
+          if (a.result?.isError && !b.result?.isError) upstream.shifted += 1;
           try {
             deliberate.check(na, nb);
             t.diagnostic(`${label}: deliberate difference: ${deliberate.why}`);

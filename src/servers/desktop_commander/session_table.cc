@@ -4,6 +4,7 @@
 #include <poll.h>
 #include <signal.h>
 #include <sys/eventfd.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -128,7 +129,11 @@ bool SessionTable::SendInput(double pid, const std::string& input) {
 bool SessionTable::Terminate(double pid) {
   Session* s = Active(pid);
   if (!s) return false;
-  s->child->Signal(SIGINT);
+  // Like upstream, the interrupt goes to the process itself only (a shell
+  // waiting for its command survives it, a REPL sees KeyboardInterrupt),
+  // through its pidfd so a recycled pid is never hit; the SIGKILL a second
+  // later goes to its whole process group, so nothing it started lingers.
+  ::syscall(SYS_pidfd_send_signal, s->child->exit_fd(), SIGINT, nullptr, 0);
   s->kill_at_ms = NowMs() + kKillDelayMs;
   Wake();
   return true;

@@ -92,8 +92,9 @@ class SessionTable {
   // upstream's sendInputToProcess; false when no such session runs or its
   // input is closed or full.
   bool SendInput(double pid, const std::string& input);
-  // upstream's forceTerminate: SIGINT now, SIGKILL after a second if it
-  // still runs. False for an unknown pid.
+  // upstream's forceTerminate: SIGINT to the process now, SIGKILL (to its
+  // process group) after a second if it still runs. False for an unknown
+  // pid.
   bool Terminate(double pid);
   // Running sessions, oldest first.
   std::vector<const Session*> Running() const;

@@ -255,6 +255,77 @@ export const CASES = [
     ],
   },
   {
+    name: 'more process behaviour: stderr, prompts, late output, ended sessions',
+    calls: [
+      call('start_process', { command: 'echo err 1>&2; sleep 0.3', timeout_ms: 3000 }),
+      call('start_process', { command: "printf '$ '; sleep 3", timeout_ms: 3000 }),
+      call('list_sessions', {}),
+      call('force_terminate', { pid: PID }),
+      call('start_process', { command: 'sleep 0.6; echo later; sleep 5', timeout_ms: 200 }),
+      call('read_process_output', { pid: PID, timeout_ms: 2000 }),
+      call('read_process_output', { pid: PID, timeout_ms: 300 }),
+      call('force_terminate', { pid: PID }),
+      call('start_process', { command: 'echo quick', timeout_ms: 2000 }),
+      call('interact_with_process', { pid: PID, input: 'too late' }),
+      call('start_process', { command: 'cat', timeout_ms: 300 }),
+      call('interact_with_process', { pid: PID, input: 'echoed back', timeout_ms: 600 }),
+      call('interact_with_process', { pid: PID, input: 'no wait\n', wait_for_prompt: false }),
+      call('read_process_output', { pid: PID, timeout_ms: 1000 }),
+      call('force_terminate', { pid: PID }),
+    ],
+  },
+  {
+    name: 'symbolic links: inside followed, outside refused (upstream follows them)',
+    calls: [
+      call('start_process', { command: 'ln -s /etc/hostname link_out && ln -s hello.txt link_in && ln -s /etc outdir && echo ok; sleep 0.3', timeout_ms: 3000 }),
+      call('read_file', { path: R('link_in') }),
+      call('get_file_info', { path: R('link_in') }),
+      call('edit_block', { file_path: R('link_in'), old_string: 'third line', new_string: 'third line (via link)' }),
+      deliberate(call('read_file', { path: R('link_out') }),
+        'a link to a file outside the workspace is refused; upstream reads the host file',
+        (ours, up) => {
+          assert.equal(errorText(ours), 'Error: Path not allowed: /data/link_out. Must be within one of these directories: /data');
+          okText(up);
+        }),
+      deliberate(call('list_directory', { path: R('outdir') }),
+        'a link to a directory outside the workspace is refused; upstream lists the host directory',
+        (ours, up) => {
+          assert.equal(errorText(ours), 'Error: Path not allowed: /data/outdir. Must be within one of these directories: /data');
+          assert.match(okText(up), /\[FILE\] hostname/);
+        }),
+      deliberate(call('search_files', { path: R(), pattern: 'link' }),
+        'entries whose real path is outside are skipped; upstream lists them',
+        (ours, up) => {
+          assert.equal(okText(ours), '/data/link_in');
+          assert.equal(okText(up), '/data/link_in\n/data/link_out');
+        }),
+      call('start_process', { command: 'rm link_out outdir && echo removed; sleep 0.3', timeout_ms: 3000 }),
+    ],
+  },
+  {
+    name: 'allowedDirectories: the workspace is the limit',
+    calls: [
+      call('set_config_value', { key: 'allowedDirectories', value: [] }),
+      call('read_file', { path: R('noeol.txt') }),
+      deliberate(call('read_file', { path: '/etc/hostname' }),
+        'an empty allowedDirectories means the whole workspace, not the whole file system',
+        (ours, up) => {
+          assert.equal(errorText(ours), 'Error: Path not allowed: /etc/hostname. Must be within one of these directories: /data');
+          okText(up);
+        }),
+      call('set_config_value', { key: 'allowedDirectories', value: `${ROOT}/dir, ${ROOT}/code` }),
+      call('read_file', { path: R('dir/a.md') }),
+      call('set_config_value', { key: 'allowedDirectories', value: [R('dir'), R('code')] }),
+      call('read_file', { path: R('code/util.ts') }),
+      call('list_directory', { path: R() }),
+      call('search_code', { path: R(), pattern: 'hello' }),
+      call('set_config_value', { key: 'allowedDirectories', value: [R()] }),
+      call('edit_block', { file_path: R('edit/one.txt'), old_string: 'BETA', new_string: 'b', expected_replacements: 0 }),
+      call('edit_block', { file_path: R('edit/one.txt'), old_string: 'gamma', new_string: 'g', expected_replacements: 1.5 }),
+      call('edit_block', { file_path: R('utf8.txt'), old_string: '日本語 7 — ünicode 😀', new_string: 'x' }),
+    ],
+  },
+  {
     name: 'configuration and usage',
     calls: [
       call('get_config', {}),
