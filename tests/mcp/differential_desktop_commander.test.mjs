@@ -36,7 +36,6 @@ import { connectMcp, makeTarGz, mcpUnavailableReason, startSandboxd, writeTree }
 import { prepareUpstreamTree, startUpstream } from './lib/desktop_commander_upstream.mjs';
 import { CASES, PID, ROOT, SEED_FILES, SEED_MTIME, TREE_IGNORE } from './lib/desktop_commander_corpus.mjs';
 
-const AGENT = process.env.SANDBOXD_AGENT_PATH;
 const JS_DATE_RE = /^[A-Z][a-z]{2} [A-Z][a-z]{2} \d{2} \d{4} \d{2}:\d{2}:\d{2} GMT[+-]\d{4} \(.+\)$/;
 
 function extractTarGz(tarGz, dir) {
@@ -185,7 +184,6 @@ describe('desktop-commander: sandboxd vs upstream 0.2.10 (differential)', () => 
       const entry = prepareUpstreamTree(path.join(tmp, 'upstream-package'));
       upstream.client = await startUpstream({ entry, home, workspace: upstream.root });
 
-      if (!AGENT) throw new Error('set SANDBOXD_AGENT_PATH to the sandbox-agent built with desktop-commander');
       sd = await startSandboxd();
       const sandbox = await sd.api.acquire(['desktop-commander']);
       sandboxId = sandbox.local_sandbox_id;
