@@ -142,11 +142,18 @@ TEST_F(ProcessTest, KillProcessAndListProcesses) {
 TEST_F(ProcessTest, RunawayProcessesDieWithTheServer) {
   long loop = Pid(Ok("start_process", {{"command", "while true; do :; done"}, {"timeout_ms", 200}}));
   long bg = Pid(Ok("start_process", {{"command", "sleep 1000 & sleep 1000"}, {"timeout_ms", 200}}));
+  // A background job of a shell that has already ended lives on (as
+  // upstream's does) until the server ends.
+  std::string left = Ok("start_process", {{"command", "sleep 1000 & echo $!"}, {"timeout_ms", 2000}});
+  long orphan = std::stol(left.substr(left.find("Initial output:\n") + 16));
   ASSERT_TRUE(Alive(loop));
   ASSERT_TRUE(Alive(bg));
+  ASSERT_TRUE(Alive(orphan));
   Restart();  // the old definition, its session table and its processes are gone
   EXPECT_FALSE(Alive(loop));
   EXPECT_FALSE(Alive(bg));
+  for (int i = 0; i < 100 && Alive(orphan); ++i) std::this_thread::sleep_for(milliseconds(20));
+  EXPECT_FALSE(Alive(orphan));
   EXPECT_EQ(Ok("list_sessions"), "No active sessions");
 }
 

@@ -52,6 +52,12 @@ SessionTable::~SessionTable() {
   // signals the group and reaps.
   for (auto& s : running_)
     if (s->child) s->child->Signal(SIGKILL);
+  // An ended session whose pipes are still open has descendants holding
+  // them, typically its shell's background jobs, which upstream (and so
+  // this table) lets outlive the shell; they end with the server too. Its
+  // process group still has members, so its id cannot have been reused.
+  for (auto& s : ended_)
+    if (s->stdout_open || s->stderr_open) ::kill(-s->pid, SIGKILL);
   running_.clear();
   ended_.clear();
 }
