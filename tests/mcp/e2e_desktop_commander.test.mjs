@@ -113,6 +113,11 @@ describe('desktop-commander server in a sandbox (e2e)', () => {
       '/data/code/app.js:\n  2: hello');
     assert.equal(text(await call(client, 'edit_block', { file_path: '/data/edit/one.txt', old_string: 'beta', new_string: 'BETA' })),
       'Successfully applied 1 edit to /data/edit/one.txt');
+    // A near miss: upstream's report, and its log in the sandbox's home.
+    assert.match(text(await call(client, 'edit_block', { file_path: '/data/edit/one.txt', old_string: 'alphx', new_string: 'x' })),
+      /^Exact match not found, but found a similar text with 80% similarity \(found in \d+\.\d\dms\):\n\nDifferences:\nalph\{-x-\}\{\+a\+\}\n\n.*\nCheck log: \/root\/\.claude-server-commander-logs\/fuzzy-search\.log$/s);
+    const log = await call(client, 'start_process', { command: 'cut -f 2,3 /root/.claude-server-commander-logs/fuzzy-search.log', timeout_ms: 3000 });
+    assert.equal(text(log), `Process started with PID ${pidOf(log)} (shell: /bin/sh)\nInitial output:\nsearchText\tfoundText\nalphx\talpha\n`);
     const files = readTarGzFiles(await sd.api.dump(sandboxId));
     assert.equal(files['out/b.txt'].toString(), 'one\ntwo\nthree');
     assert.equal(files['edit/one.txt'].toString(), 'alpha\nBETA\n');

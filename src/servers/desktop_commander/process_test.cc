@@ -114,6 +114,18 @@ TEST_F(ProcessTest, ReplSessionsAndTheirEnd) {
             "Error: Failed to send input to process " + p + ". The process may have exited or doesn't accept input.");
 }
 
+TEST_F(ProcessTest, AProcessEndingDuringAReadRepeatsItsReport) {
+  // 0.2.7 (improved-process-tools.ts readProcessOutput over terminal-
+  // manager.ts getNewOutput): once the process has ended, every 200 ms poll
+  // gets its completion report again (its output and its unread output,
+  // both) and appends it, until the timeout.
+  long pid = Pid(Ok("start_process", {{"command", "sleep 0.45; echo bye"}, {"timeout_ms", 100}}));
+  std::string text = Ok("read_process_output", {{"pid", pid}, {"timeout_ms", 900}});
+  std::regex repeated("(Process completed with exit code 0\nRuntime: [0-9.]+s\nFinal output:\nbye\nbye\n){2,4}\n" +
+                      std::string("\u23F1\uFE0F") + " Timeout reached - process may still be running");
+  EXPECT_TRUE(std::regex_match(text, repeated)) << text;
+}
+
 TEST_F(ProcessTest, KillProcessAndListProcesses) {
   long pid = Pid(Ok("start_process", {{"command", "exec sleep 30"}, {"timeout_ms", 200}}));
   ASSERT_TRUE(Alive(pid));
