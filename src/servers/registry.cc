@@ -11,6 +11,7 @@
 #include "servers/terminal/terminal.h"
 #include "servers/localmemory/localmemory.h"
 #include "servers/git/git.h"
+#include "servers/desktop_commander/desktop_commander.h"
 #include "servers/code_executor/code_executor.h"
 #include "servers/arxiv/arxiv.h"
 
@@ -43,6 +44,7 @@ const std::map<std::string, Builder, std::less<>>& Builders() {
       {"terminal", BuildWith<terminal::OptionsFromSettings, terminal::MakeServer>},
       {"localmemory", BuildWith<localmemory::OptionsFromSettings, localmemory::MakeServer>},
       {"git", BuildWith<git::OptionsFromSettings, git::MakeServer>},
+      {"desktop-commander", BuildWith<desktop_commander::OptionsFromSettings, desktop_commander::MakeServer>},
       {"code-executor", BuildWith<code_executor::OptionsFromSettings, code_executor::MakeServer>},
       {"arxiv", BuildWith<arxiv::OptionsFromSettings, arxiv::MakeServer>},
   };
