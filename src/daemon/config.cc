@@ -76,6 +76,10 @@ Result<DaemonConfig> ParseFlags(int argc, char** argv, int& exit_code) {
   app.add_flag("--sandbox-egress", c.sandbox_egress,
                "Give sandboxes the host's network (default: a private loopback only)")
       ->envname("SANDBOXD_SANDBOX_EGRESS");
+  app.add_option("--paper-store", c.paper_store_dir,
+                 "Directory of arXiv papers (one folder per paper: metadata.json, paper.md/.pdf), mounted "
+                 "read-only at /opt/arxiv-store in every sandbox for the arxiv server")
+      ->envname("SANDBOXD_PAPER_STORE")->check(CLI::ExistingDirectory);
   app.add_option("--server-settings", c.server_settings_file,
                  "JSON file of per-server settings ({\"terminal\": {...}, ...}); default: each server's own")
       ->envname("SANDBOXD_SERVER_SETTINGS");

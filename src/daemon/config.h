@@ -31,6 +31,7 @@ struct DaemonConfig {
   int sandbox_cpu_weight = 100;
   std::int64_t sandbox_tmp_mb = 256;
   bool sandbox_egress = false;       // host network for sandboxes instead of a private loopback
+  std::string paper_store_dir;       // host directory of arXiv papers, read-only in every sandbox
   std::string server_settings_file;  // JSON {server name: settings}; empty: every server's defaults
   std::string test_clock_file;  // tests only: offset clock
 };

@@ -68,6 +68,12 @@ Result<sandbox::JailConfig> JailConfigFrom(const DaemonConfig& config) {
   j.limits.cpu_weight = static_cast<std::uint32_t>(config.sandbox_cpu_weight);
   j.tmp_bytes = static_cast<std::uint64_t>(config.sandbox_tmp_mb) << 20;
   j.egress = config.sandbox_egress;
+  if (!config.paper_store_dir.empty()) {
+    char* real = ::realpath(config.paper_store_dir.c_str(), nullptr);
+    if (!real) return MakeError(ErrorCode::kInvalidArgument, "--paper-store: cannot resolve " + config.paper_store_dir);
+    j.paper_store_dir = real;
+    std::free(real);
+  }
   if (!config.server_settings_file.empty()) {
     auto settings = LoadServerSettings(config.server_settings_file, j.agent_path);
     if (!settings) return settings.error();

@@ -204,6 +204,16 @@ Status BuildRoot(const JailSpec& spec) {
   if (auto s = Mount("tmpfs", root + "/root", "tmpfs", MS_NOSUID | MS_NODEV, home_opts); !s) return s;
   for (const char* d : {"home", "run", "var", "mnt", "opt", "srv"})
     if (auto s = MakeDir(root + "/" + d, 0755); !s) return s;
+  if (!spec.paper_store_dir.empty()) {
+    // The operator's paper store: every sandbox reads it, none may change it
+    // or run anything from it. Not recursive: mounts below the store on the
+    // host stay out of the jail rather than come in writable.
+    const std::string store = root + kPaperStorePath;
+    if (auto s = MakeDir(store, 0755); !s) return s;
+    if (auto s = Mount(spec.paper_store_dir, store, nullptr, MS_BIND); !s) return s;
+    if (auto s = Mount("", store, nullptr, MS_BIND | MS_REMOUNT | MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC); !s)
+      return s;
+  }
   if (::symlink("/tmp", (root + "/var/tmp").c_str()) != 0) return SysError("symlink /var/tmp");
 
   if (auto s = BuildDev(root); !s) return s;

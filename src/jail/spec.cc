@@ -23,6 +23,7 @@ Json ToJson(const JailSpec& spec) {
   j["share_host_network"] = spec.share_host_network;
   j["hostname"] = spec.hostname;
   j["server_settings"] = spec.server_settings;
+  j["paper_store_dir"] = spec.paper_store_dir;
   return j;
 }
 
@@ -41,6 +42,9 @@ Result<JailSpec> JailSpecFromJson(const Json& j) {
     s.share_host_network = j.at("share_host_network").get<bool>();
     s.hostname = j.at("hostname").get<std::string>();
     s.server_settings = j.value("server_settings", Json::object());
+    s.paper_store_dir = j.value("paper_store_dir", "");
+    if (!s.paper_store_dir.empty() && s.paper_store_dir[0] != '/')
+      return MakeError(ErrorCode::kInvalidArgument, "jail spec: paper_store_dir must be absolute");
     if (!s.server_settings.is_object())
       return MakeError(ErrorCode::kInvalidArgument, "jail spec: server_settings must be an object");
     if (s.host_uid == 0 || s.host_gid == 0)

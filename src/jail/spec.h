@@ -33,10 +33,17 @@ struct JailSpec {
   gid_t host_gid = 0;
   bool share_host_network = false;  // egress: the host's network instead of a private loopback
   std::string hostname = "sandbox";
+  // Host directory of the deployment's arXiv paper store (empty: none),
+  // bind-mounted read-only, nosuid, nodev, noexec at kPaperStorePath.
+  std::string paper_store_dir;
   // The deployment's settings of the MCP servers ({name: {...}}), handed to
   // servers::Configure by the agent (validated by sandboxd at startup).
   Json server_settings = Json::object();
 };
+
+// Where the paper store appears inside the jail (the arxiv server's default
+// store_dir).
+inline constexpr const char* kPaperStorePath = "/opt/arxiv-store";
 
 Json ToJson(const JailSpec& spec);
 Result<JailSpec> JailSpecFromJson(const Json& json);

@@ -105,6 +105,7 @@ Status Jails::Start(const std::string& id, const Workspace& ws) {
   request.spec.host_gid = state->uid;
   request.spec.share_host_network = config_.egress;
   request.spec.server_settings = config_.server_settings;
+  request.spec.paper_store_dir = config_.paper_store_dir;
   request.agent_path = config_.agent_path;
   request.cgroup_name = id;
   request.limits = config_.limits;

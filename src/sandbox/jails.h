@@ -34,6 +34,7 @@ struct JailConfig {
   std::uint64_t tmp_bytes = 256ull << 20;
   bool egress = false;                // host network instead of a private loopback
   Json server_settings = Json::object();  // per-server settings, checked at startup
+  std::string paper_store_dir;        // host directory mounted read-only at jail::kPaperStorePath
   uid_t uid_base = 1'000'000'000;     // host uids given to sandboxes: [base, base + count)
   uid_t uid_count = 1'000'000;
 };
