@@ -6,8 +6,10 @@
 #include <mutex>
 #include <string>
 
-#include "servers/code_runner/code_runner.h"
 #include "servers/filesystem/filesystem.h"
+#include "servers/code_runner/code_runner.h"
+#include "servers/terminal/terminal.h"
+#include "servers/localmemory/localmemory.h"
 
 namespace sbx::servers {
 namespace {
@@ -23,14 +25,20 @@ Result<Definition> BuildFilesystem(const Json& settings) {
   return filesystem::MakeServer(filesystem::Options{{"/data"}});
 }
 
+// A server built from its Options parser and its factory.
+template <auto Parse, auto Make>
+Result<Definition> BuildWith(const Json& settings) {
+  auto options = Parse(settings);
+  if (!options) return options.error();
+  return Make(*options);
+}
+
 const std::map<std::string, Builder, std::less<>>& Builders() {
   static const std::map<std::string, Builder, std::less<>> builders = {
       {"filesystem", BuildFilesystem},
-      {"code-runner", [](const Json& s) -> Result<Definition> {
-         auto o = code_runner::OptionsFromSettings(s);
-         if (!o) return o.error();
-         return code_runner::MakeServer(*o);
-       }},
+      {"code-runner", BuildWith<code_runner::OptionsFromSettings, code_runner::MakeServer>},
+      {"terminal", BuildWith<terminal::OptionsFromSettings, terminal::MakeServer>},
+      {"localmemory", BuildWith<localmemory::OptionsFromSettings, localmemory::MakeServer>},
   };
   return builders;
 }

@@ -102,7 +102,8 @@ std::optional<std::string> FindExecutable(const std::string& name, const std::st
 
 Result<std::unique_ptr<Child>> Spawn(const Spec& spec) {
   if (spec.argv.empty()) return MakeError(ErrorCode::kInvalidArgument, "no command to run");
-  auto path = FindExecutable(spec.argv[0], PathOf(spec.env));
+  auto path = spec.executable.empty() ? FindExecutable(spec.argv[0], PathOf(spec.env))
+                                      : std::optional<std::string>(spec.executable);
   if (!path) return MakeError(ErrorCode::kNotFound, spec.argv[0] + ": command not found");
   std::vector<std::string> argv = spec.argv, env = spec.env;
   auto argv_ptrs = Pointers(argv);

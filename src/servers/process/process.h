@@ -33,6 +33,10 @@ struct Spec {
   // argv[0] is a path, or a name looked up in the PATH of `env` (the
   // default PATH when env has none). Not run through a shell.
   std::vector<std::string> argv;
+  // When set, the file to execute instead of looking argv[0] up; argv[0]
+  // stays what the program sees as its name (a server that reproduces its
+  // upstream's own executable search passes the file it found).
+  std::string executable;
   std::vector<std::string> env;  // the whole environment, NAME=value
   std::string cwd = "/data";
   bool pipe_stdin = false;       // else stdin is /dev/null

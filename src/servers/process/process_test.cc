@@ -32,6 +32,16 @@ TEST(ProcessRun, CollectsBothStreamsAndTheExitCode) {
   EXPECT_FALSE(r->timed_out);
 }
 
+TEST(ProcessRun, RunsTheGivenExecutableUnderTheGivenName) {
+  Spec s = Sh("");
+  s.argv = {"shown-name", "-c", "echo $0"};
+  s.executable = "/bin/sh";
+  auto r = process::Run(s, {});
+  ASSERT_TRUE(r) << r.error().message;
+  EXPECT_EQ(r->out, "shown-name\n");
+  EXPECT_EQ(r->exit.code, 0);
+}
+
 TEST(ProcessRun, MergesStderrWhenAsked) {
   Spec s = Sh("printf a; printf b >&2; printf c");
   s.merge_stderr = true;

@@ -1,0 +1,43 @@
+#include "servers/registry.h"
+
+#include <gtest/gtest.h>
+
+namespace sbx::servers {
+namespace {
+
+TEST(ServerRegistry, ValidatesDeploymentSettings) {
+  EXPECT_TRUE(ValidateSettings(Json::object()));
+  EXPECT_TRUE(ValidateSettings(Json{{"filesystem", Json::object()}}));
+
+  auto not_object = ValidateSettings(Json::array());
+  ASSERT_FALSE(not_object);
+  EXPECT_EQ(not_object.error().message, "server settings: expected a JSON object");
+
+  auto unknown = ValidateSettings(Json{{"nosuch", Json::object()}});
+  ASSERT_FALSE(unknown);
+  EXPECT_EQ(unknown.error().message, "server settings: no server named 'nosuch'");
+
+  auto bad_shape = ValidateSettings(Json{{"terminal", 3}});
+  ASSERT_FALSE(bad_shape);
+  EXPECT_EQ(bad_shape.error().message, "server settings: 'terminal' must be a JSON object");
+
+  auto bad_key = ValidateSettings(Json{{"filesystem", Json{{"root", "/"}}}});
+  ASSERT_FALSE(bad_key);
+  EXPECT_EQ(bad_key.error().message, "filesystem: takes no settings (its root is always /data)");
+}
+
+TEST(ServerRegistry, BuildsConfiguredServersOnce) {
+  Configure(Json::object());
+  auto first = Find("filesystem");
+  ASSERT_NE(first, nullptr);
+  EXPECT_EQ(Find("filesystem"), first);
+  EXPECT_EQ(Find("nosuch"), nullptr);
+  // Settings that a server refuses leave it unavailable rather than defaulted.
+  Configure(Json{{"filesystem", Json{{"root", "/"}}}});
+  EXPECT_EQ(Find("filesystem"), nullptr);
+  Configure(Json::object());
+  EXPECT_NE(Find("filesystem"), nullptr);
+}
+
+}  // namespace
+}  // namespace sbx::servers
