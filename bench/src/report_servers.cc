@@ -82,12 +82,12 @@ int ServersReport(const Kv& kv, const std::string& table_path, bool require_ours
           k == p + std::to_string(n) + "_cps" && n > 1)
         big_n = std::max(big_n, n);
     }
-  const std::string nn = std::to_string(big_n);
+  const std::string nn = big_n ? std::to_string(big_n) : "N";
 
   std::printf("\nMCP tools/call per server: one representative call, sandboxd's gateway (HTTP, keep-alive; 1 session, "
               "and %s sessions at once on one sandbox) next to the upstream server over stdio (official SDK client, "
               "sequential) where it runs here; \"-\": no upstream here. Medians where repeated.\n\n",
-              big_n ? nn.c_str() : "no");
+              nn.c_str());
   std::printf("| server | call | ours p50, 1 session | upstream p50 | ours/upstream | ours calls/s, 1 session | "
               "upstream calls/s | ours/upstream | ours calls/s, %s sessions (p50) | ours %s/upstream |\n",
               nn.c_str(), nn.c_str());
