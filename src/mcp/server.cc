@@ -171,13 +171,17 @@ Json ToolCall::Run(const std::function<void(Json)>& notify) {
     };
   }
   ToolResult result;
+  std::optional<Json> protocol_error;
   try {
     result = tool_->handler(arguments_, context);
+  } catch (const ProtocolError& e) {
+    protocol_error = ErrorMessage(id_, e.code(), e.what());
   } catch (const std::exception& e) {
     result = ToolResult::Error(e.what());
   }
   session_->Finished(id_);
   if (cancelled_->load()) return Json();
+  if (protocol_error) return std::move(*protocol_error);
   return ResultMessage(id_, result.ToJson());
 }
 

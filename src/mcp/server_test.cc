@@ -151,6 +151,17 @@ TEST(Session, AThrownToolErrorBecomesIsError) {
   EXPECT_EQ(reply["result"].dump(), R"({"content":[{"type":"text","text":"Error: it broke"}],"isError":true})");
 }
 
+TEST(Session, AThrownProtocolErrorBecomesAJsonRpcError) {
+  Tool reject;
+  reject.name = "reject";
+  reject.input_schema = Json{{"type", "object"}};
+  reject.handler = [](const Json&, const ToolContext&) -> ToolResult { throw ProtocolError("Code is required"); };
+  auto s = std::make_shared<Session>(
+      std::make_shared<ServerDefinition>(ServerInfo{"t", "1", "", ""}, std::vector<Tool>{reject}));
+  Json reply = RunCall(*s, Req(9, "tools/call", Json{{"name", "reject"}}));
+  EXPECT_EQ(reply.dump(), R"({"jsonrpc":"2.0","id":9,"error":{"code":-32603,"message":"Code is required"}})");
+}
+
 TEST(Session, CancelledCallsStopAndAnswerNothing) {
   auto s = Initialized();
   Json call = Req(10, "tools/call", Json{{"name", "wait"}, {"_meta", Json{{"progressToken", "p1"}}}});

@@ -22,6 +22,20 @@ class ToolError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// A failure the upstream answers with a JSON-RPC error instead of a tool
+// result: servers written on the SDK's low-level Server, whose throwing
+// handler becomes {"error": {"code": -32603, "message": …}}. Clients see a
+// rejected call ("MCP error -32603: …"), not an isError result.
+class ProtocolError : public std::runtime_error {
+ public:
+  explicit ProtocolError(const std::string& message, int code = -32603)
+      : std::runtime_error(message), code_(code) {}
+  int code() const { return code_; }
+
+ private:
+  int code_;
+};
+
 struct ToolResult {
   Json content = Json::array();
   std::optional<Json> structured;  // structuredContent (tools with an outputSchema)

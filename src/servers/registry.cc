@@ -10,6 +10,7 @@
 #include "servers/code_runner/code_runner.h"
 #include "servers/terminal/terminal.h"
 #include "servers/localmemory/localmemory.h"
+#include "servers/code_executor/code_executor.h"
 
 namespace sbx::servers {
 namespace {
@@ -39,6 +40,7 @@ const std::map<std::string, Builder, std::less<>>& Builders() {
       {"code-runner", BuildWith<code_runner::OptionsFromSettings, code_runner::MakeServer>},
       {"terminal", BuildWith<terminal::OptionsFromSettings, terminal::MakeServer>},
       {"localmemory", BuildWith<localmemory::OptionsFromSettings, localmemory::MakeServer>},
+      {"code-executor", BuildWith<code_executor::OptionsFromSettings, code_executor::MakeServer>},
   };
   return builders;
 }
