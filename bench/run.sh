@@ -329,7 +329,7 @@ fi
 say "figures (medians where a figure was measured more than once)"
 echo "load at end: $(cut -d' ' -f1-3 /proc/loadavg)"
 rc=0
-"$BENCH" report --in "$KV" --only "$ONLY" --servers-table "$SRV_TABLE" | tee "$OUT/table.md" || rc=$?
+"$BENCH" report --in "$KV" --only "$ONLY" --servers-table "$SRV_TABLE" --servers-only "$SRV_ONLY" | tee "$OUT/table.md" || rc=$?
 echo
 echo "results in $OUT"
 exit $rc

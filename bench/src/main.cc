@@ -583,7 +583,7 @@ int Usage() {
                "  servers-settings --table servers.json --agent sandbox-agent --out F\n"
                "  servers-run      --data-dir D --table servers.json --seed F.tar.gz --tree D [--only \"names\"]\n"
                "                   [--ns \"1 8\"] [--calls 2000] [--warmup 200] [--sandboxd-pid P] [--cgroup-parent CG] [--out F]\n"
-               "  report           --in F [--only \"names\"] [--servers-table servers.json]\n");
+               "  report           --in F [--only \"names\"] [--servers-table servers.json] [--servers-only \"names\"]\n");
   return 2;
 }
 

@@ -57,8 +57,9 @@ std::vector<std::pair<std::string, std::string>> Servers(const Kv& kv, const std
 }  // namespace
 
 // `require_*`: those benchmarks were selected, so a server without figures
-// counts as missing. Returns the number of servers that failed or are missing.
-int ServersReport(const Kv& kv, const std::string& table_path, bool require_ours, bool require_upstream) {
+// counts as missing; `only`: the servers asked for (space-separated, "" = all). Returns the number of servers that failed or are missing.
+int ServersReport(const Kv& kv, const std::string& table_path, const std::string& only, bool require_ours,
+                  bool require_upstream) {
   auto get = [&](const std::string& k) -> double {
     auto it = kv.find(k);
     if (it == kv.end() || it->second.empty()) return NAN;
@@ -72,6 +73,8 @@ int ServersReport(const Kv& kv, const std::string& table_path, bool require_ours
   if (!any && !require_ours && !require_upstream) return 0;
 
   auto servers = Servers(kv, table_path);
+  if (!only.empty())  // BENCH_SRV_ONLY: the others were not asked for
+    std::erase_if(servers, [&](const auto& s) { return (" " + only + " ").find(" " + s.first + " ") == std::string::npos; });
   // The concurrent figure shown: the largest N measured for any server.
   long big_n = 0;
   for (const auto& [name, call] : servers)
@@ -98,7 +101,7 @@ int ServersReport(const Kv& kv, const std::string& table_path, bool require_ours
     double state = get("servers_" + name + "_state"), up_state = get(up + "state");
     std::string p50 = Ms(get(ours + "1_p50_ms")), cps = PerS(get(ours + "1_cps"));
     double big_cps = get(ours + nn + "_cps");
-    std::string big = big_n ? PerS(big_cps) + " (" + Ms(get(ours + nn + "_p50_ms")) + ")" : "-";
+    std::string big = std::isnan(big_cps) ? "-" : PerS(big_cps) + " (" + Ms(get(ours + nn + "_p50_ms")) + ")";
     if (std::isnan(state)) {
       if (require_ours) p50 = "missing", ++failed;
     } else if (state == 0) {
