@@ -26,7 +26,7 @@ packages=(
   ca-certificates tar gzip curl
   # what the servers run inside the jail (git, terminal, code-runner,
   # code-executor, desktop-commander): host /usr is the jail's /usr
-  python3-venv python3-pip perl ripgrep
+  python3-venv python3-pip perl ripgrep procps
 )
 
 # Node.js + npm for tests/mcp (its npm ci brings the Node 22 the tests run on).

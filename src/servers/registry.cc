@@ -10,7 +10,10 @@
 #include "servers/code_runner/code_runner.h"
 #include "servers/terminal/terminal.h"
 #include "servers/localmemory/localmemory.h"
+#include "servers/git/git.h"
+#include "servers/desktop_commander/desktop_commander.h"
 #include "servers/code_executor/code_executor.h"
+#include "servers/arxiv/arxiv.h"
 
 namespace sbx::servers {
 namespace {
@@ -40,7 +43,10 @@ const std::map<std::string, Builder, std::less<>>& Builders() {
       {"code-runner", BuildWith<code_runner::OptionsFromSettings, code_runner::MakeServer>},
       {"terminal", BuildWith<terminal::OptionsFromSettings, terminal::MakeServer>},
       {"localmemory", BuildWith<localmemory::OptionsFromSettings, localmemory::MakeServer>},
+      {"git", BuildWith<git::OptionsFromSettings, git::MakeServer>},
+      {"desktop-commander", BuildWith<desktop_commander::OptionsFromSettings, desktop_commander::MakeServer>},
       {"code-executor", BuildWith<code_executor::OptionsFromSettings, code_executor::MakeServer>},
+      {"arxiv", BuildWith<arxiv::OptionsFromSettings, arxiv::MakeServer>},
   };
   return builders;
 }

@@ -1,0 +1,65 @@
+// The pieces of CPython's text behaviour that show up in mcp-server-git's
+// results: upstream formats commits with repr() and str() of Python objects,
+// decodes git's bytes with Python codecs and prints paths the way pathlib and
+// os.path normalise them. Each function here reproduces one such behaviour,
+// so the result texts match upstream byte for byte.
+//
+// Thread-safety: all functions are pure (NextObjectAddress uses an atomic).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace sbx::servers::git::py {
+
+// repr() of a str whose UTF-8 is `text`: quotes chosen as CPython does,
+// \n \r \t \\ and the quote escaped, other non-printable characters as
+// \xNN / \uNNNN / \UNNNNNNNN (printable per Unicode general category).
+std::string Repr(std::string_view text);
+
+// bytes.decode("utf-8", "replace"): one U+FFFD per invalid sequence, with
+// CPython's notion of where each invalid sequence ends.
+std::string DecodeUtf8Replace(std::string_view bytes);
+
+// The message of the UnicodeDecodeError bytes.decode("utf-8") raises, e.g.
+// "'utf-8' codec can't decode byte 0xe9 in position 3: invalid continuation
+// byte"; nullopt when `bytes` is valid UTF-8.
+std::optional<std::string> Utf8DecodeError(std::string_view bytes);
+
+// bytes.decode(encoding, "replace") for the encodings a commit header names
+// (utf-8 and its aliases, latin-1/iso-8859-1, ascii); others are read as
+// UTF-8.
+std::string DecodeReplace(std::string_view bytes, std::string_view encoding);
+
+// str(pathlib.PurePosixPath(path)): repeated and trailing slashes and "."
+// components dropped, exactly two leading slashes kept, "" becomes ".".
+std::string PurePathStr(std::string_view path);
+
+// os.path.normpath(path) (POSIX).
+std::string NormPath(std::string_view path);
+
+// A datetime as GitPython builds it for a commit: `timestamp` seconds since
+// the epoch shown at `offset_east` seconds from UTC (from_timestamp: an
+// offset of a day or more falls back to UTC).
+struct DateTime {
+  std::int64_t timestamp = 0;
+  int offset_east = 0;
+};
+
+// str(datetime), e.g. "2024-01-15 14:30:25+01:00". Throws std::out_of_range
+// with CPython's message when the year leaves 1..9999.
+std::string DateTimeStr(const DateTime& dt);
+// repr(datetime), e.g. "datetime.datetime(2024, 1, 15, 14, 30, 25,
+// tzinfo=<git.objects.util.tzoffset object at 0x7f…>)"; the object address
+// is a fresh made-up one per call, as each commit gets its own tzinfo.
+std::string DateTimeRepr(const DateTime& dt);
+
+// repr(float) (shortest round-trip digits, "3.0", "1e+16").
+std::string FloatRepr(double value);
+
+// A plausible CPython object address ("0x7f…"), different on each call.
+std::string NextObjectAddress();
+
+}  // namespace sbx::servers::git::py

@@ -1,0 +1,145 @@
+// Test fixture for the git server: a fresh temporary tree with a workspace
+// root, an empty HOME and an "outside" directory beside the root (holding a
+// repository of its own and a secret file), helpers that run the real git
+// to build repositories with fixed dates and identities, and helpers that
+// call the tools through a real mcp::Session.
+#pragma once
+
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <map>
+#include <memory>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "core/fs.h"
+#include "core/json.h"
+#include "mcp/server.h"
+#include "servers/git/git.h"
+#include "servers/process/process.h"
+
+namespace sbx::servers::git::testing {
+
+class GitTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    char tmpl[] = "/tmp/sbx_git_test_XXXXXX";
+    ASSERT_NE(::mkdtemp(tmpl), nullptr);
+    base_ = tmpl;
+    root_ = base_ + "/root";
+    outside_ = base_ + "/outside";
+    home_ = base_ + "/home";
+    for (const auto& d : {root_, outside_, home_, root_ + "2"}) ASSERT_EQ(::mkdir(d.c_str(), 0755), 0);
+    WriteAbs(outside_ + "/secret.txt", "SECRET\n");
+    WriteAbs(root_ + "2/sibling.txt", "SIBLING\n");
+    options_.workspace_root = root_;
+    options_.home = home_;
+    options_.timeout = std::chrono::milliseconds(30'000);
+    Restart();
+  }
+
+  void TearDown() override { (void)fs::RemoveTree(base_); }
+
+  // A new server (and session) built from options_.
+  void Restart() {
+    server_ = MakeServer(options_);
+    session_ = std::make_shared<mcp::Session>(server_);
+    Json init = {{"jsonrpc", "2.0"},
+                 {"id", 0},
+                 {"method", "initialize"},
+                 {"params",
+                  {{"protocolVersion", "2025-06-18"},
+                   {"capabilities", Json::object()},
+                   {"clientInfo", {{"name", "t"}, {"version", "1"}}}}}};
+    init_reply_ = *session_->Handle(init).reply;
+    session_->Handle(Json{{"jsonrpc", "2.0"}, {"method", "notifications/initialized"}});
+  }
+
+  Json Call(const std::string& tool, Json args) {
+    Json req = {{"jsonrpc", "2.0"},
+                {"id", ++id_},
+                {"method", "tools/call"},
+                {"params", {{"name", tool}, {"arguments", std::move(args)}}}};
+    auto outcome = session_->Handle(req);
+    if (outcome.reply) return (*outcome.reply)["result"];
+    return outcome.call->Run([](Json) {})["result"];
+  }
+  std::string Ok(const std::string& tool, Json args) {
+    Json r = Call(tool, std::move(args));
+    EXPECT_FALSE(r.value("isError", false)) << tool << ": " << r.dump();
+    return r["content"][0].value("text", "");
+  }
+  std::string Err(const std::string& tool, Json args) {
+    Json r = Call(tool, std::move(args));
+    EXPECT_TRUE(r.value("isError", false)) << tool << ": " << r.dump();
+    return r["content"][0].value("text", "");
+  }
+
+  // Runs the real git in `dir` (absolute) with a fixed identity and date;
+  // returns stdout; fails the test on a non-zero exit.
+  std::string Git(const std::string& dir, std::vector<std::string> args, const std::string& input = "",
+                  const std::string& date = "1700000000 +0100") {
+    process::Spec spec;
+    spec.argv = {"/usr/bin/git"};
+    spec.argv.insert(spec.argv.end(), args.begin(), args.end());
+    spec.env = {"PATH=/usr/bin:/bin", "HOME=" + home_, "GIT_CONFIG_NOSYSTEM=1", "LC_ALL=C",
+                "GIT_AUTHOR_NAME=Ann Author", "GIT_AUTHOR_EMAIL=ann@example.com",
+                "GIT_COMMITTER_NAME=Carl Committer", "GIT_COMMITTER_EMAIL=carl@example.com",
+                "GIT_AUTHOR_DATE=" + date, "GIT_COMMITTER_DATE=" + date};
+    spec.cwd = dir;
+    process::RunOptions run;
+    run.input = input;
+    auto r = process::Run(spec, run);
+    EXPECT_TRUE(r.ok());
+    if (!r.ok()) return "";
+    EXPECT_EQ(r->exit.code, 0) << "git " << (args.empty() ? "" : args[0]) << ": " << r->err;
+    std::string out = r->out;
+    if (!out.empty() && out.back() == '\n') out.pop_back();
+    return out;
+  }
+
+  // <root>/<name>: a repository on branch main with README.md committed.
+  std::string MakeRepo(const std::string& name = "repo") {
+    std::string dir = root_ + "/" + name;
+    Git(root_, {"init", "-q", "-b", "main", dir});
+    Write(name + "/README.md", "# Demo\n");
+    Git(dir, {"add", "README.md"});
+    Git(dir, {"commit", "-q", "-m", "Initial commit"});
+    return dir;
+  }
+
+  std::string Head(const std::string& dir, const std::string& rev = "HEAD") {
+    return Git(dir, {"rev-parse", rev});
+  }
+
+  void Write(const std::string& rel, const std::string& content) { WriteAbs(root_ + "/" + rel, content); }
+  static void WriteAbs(const std::string& path, const std::string& content) {
+    std::ofstream f(path, std::ios::binary);
+    f << content;
+  }
+  std::string Read(const std::string& rel) { return ReadAbs(root_ + "/" + rel); }
+  static std::string ReadAbs(const std::string& path) {
+    std::ifstream f(path, std::ios::binary);
+    std::stringstream ss;
+    ss << f.rdbuf();
+    return ss.str();
+  }
+  static bool Exists(const std::string& path) {
+    struct stat st {};
+    return ::lstat(path.c_str(), &st) == 0;
+  }
+
+  std::string base_, root_, outside_, home_;
+  Options options_;
+  std::shared_ptr<const mcp::ServerDefinition> server_;
+  std::shared_ptr<mcp::Session> session_;
+  Json init_reply_;
+  int id_ = 0;
+};
+
+}  // namespace sbx::servers::git::testing
