@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The benchmarks of issue 3: builds a Release sandboxd and the bench client,
+# The benchmarks of issues 3 and 5: builds a Release sandboxd and the bench client,
 # starts sandboxd instances itself (127.0.0.1:0, temporary data dirs, a
 # cgroup parent of their own), runs each benchmark and its baselines, prints
 # the table, and removes every sandboxd, jail, cgroup and data dir it made.
