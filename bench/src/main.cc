@@ -579,7 +579,11 @@ int Usage() {
                "  mcp-load         --data-dir D --label L --tool NAME|healthz [--args JSON] [--urls F] [--sandboxes 1]\n"
                "                   [--n 1] [--calls 5000] [--warmup 200] [--expect-file F] [--expect-lines K]\n"
                "                   [--sandboxd-pid P] [--cgroup-parent CG] [--out F]\n"
-               "  report           --in F [--only \"names\"]\n");
+               "  servers-tree     --dir D\n"
+               "  servers-settings --table servers.json --agent sandbox-agent --out F\n"
+               "  servers-run      --data-dir D --table servers.json --seed F.tar.gz --tree D [--only \"names\"]\n"
+               "                   [--ns \"1 8\"] [--calls 2000] [--warmup 200] [--sandboxd-pid P] [--cgroup-parent CG] [--out F]\n"
+               "  report           --in F [--only \"names\"] [--servers-table servers.json] [--servers-only \"names\"]\n");
   return 2;
 }
 
@@ -606,6 +610,9 @@ int main(int argc, char** argv) {
     if (cmd == "mcp-tree") return McpTree(a);
     if (cmd == "mcp-seed") return McpSeed(a);
     if (cmd == "mcp-load") return McpLoad(a);
+    if (cmd == "servers-tree") return ServersTree(a);
+    if (cmd == "servers-settings") return ServersSettings(a);
+    if (cmd == "servers-run") return ServersRun(a);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "sandboxd-bench %s: %s\n", cmd.c_str(), e.what());
     return 1;

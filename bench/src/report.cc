@@ -46,6 +46,11 @@ std::string Ratio(double a, double b) {
 // The MCP table; `require_*`: those benchmarks were selected, so their rows
 // count as missing when absent. Returns the number of targets not met.
 int McpReport(const Kv& kv, bool require_mcp, bool require_baseline);  // report_mcp.cc
+// The per-server table (report_servers.cc); `table_path`: bench/mcp/servers.json
+// for the order and the calls' names ("" = from the results only); `only`: the
+// servers measured (run.sh's BENCH_SRV_ONLY, "" = all).
+int ServersReport(const Kv& kv, const std::string& table_path, const std::string& only, bool require_ours,
+                  bool require_upstream);
 
 int Report(const Args& a) {
   const std::string path = a.Str("in");
@@ -181,6 +186,8 @@ int Report(const Args& a) {
   }
   bool explicit_only = only != "  ";
   failed += McpReport(kv, explicit_only && selected("mcp"), explicit_only && selected("mcp-baseline"));
+  failed += ServersReport(kv, a.Str("servers-table", ""), a.Str("servers-only", ""), explicit_only && selected("servers"),
+                          explicit_only && selected("servers-baseline"));
   return failed ? 1 : 0;
 }
 
