@@ -8,6 +8,7 @@ namespace {
 
 constexpr int kInvalidParams = -32602;
 constexpr int kNotFoundCode = -32004;
+constexpr int kUnavailableCode = -32003;
 
 std::string Key(const std::string& server, const std::string& session) { return server + '\n' + session; }
 
@@ -34,7 +35,11 @@ Result<std::shared_ptr<mcp::Session>> McpHost::Open(const Json& params) {
   }
   if (!params.value("create", false)) return MakeError(ErrorCode::kNotFound, "Session not found");
   auto definition = servers::Find(server);
-  if (!definition) return MakeError(ErrorCode::kNotFound, "no MCP server '" + server + "' in this agent");
+  // Not a missing session: this build (or its settings) has no such server.
+  if (!definition)
+    return MakeError(ErrorCode::kUnavailable, "The sandbox has no working '" + server +
+                                                  "' MCP server: this build of sandboxd does not include it, or "
+                                                  "its --server-settings were refused (see the agent log)");
   // A client that never ends its sessions must not grow the agent without
   // bound: the least recently used session goes first.
   while (sessions_.size() >= max_sessions_ && !lru_.empty()) {
@@ -52,7 +57,9 @@ Result<std::shared_ptr<mcp::Session>> McpHost::Open(const Json& params) {
 void McpHost::Message(const Json& id, const Json& params, const Reply& reply) {
   auto session = Open(params);
   if (!session) {
-    int code = session.error().code == ErrorCode::kNotFound ? kNotFoundCode : kInvalidParams;
+    int code = session.error().code == ErrorCode::kNotFound      ? kNotFoundCode
+               : session.error().code == ErrorCode::kUnavailable ? kUnavailableCode
+                                                                 : kInvalidParams;
     reply(ErrorResponse(id, code, session.error().message).dump());
     return;
   }
