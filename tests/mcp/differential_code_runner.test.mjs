@@ -17,33 +17,27 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-
 import { MCP_DIR, connectMcp, mcpUnavailableReason, startSandboxd } from './lib/sandboxd.mjs';
 import { stripDescriptions } from './lib/filesystem_scenario.mjs';
 import { CASES, normalise } from './lib/code_runner_cases.mjs';
+import { connectStdioUpstream } from './lib/differential.mjs';
 
 const UPSTREAM_ENTRY = path.join(MCP_DIR, 'node_modules', 'mcp-server-code-runner', 'dist', 'cli.js');
 const JAIL_PATH = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
 const CALL_TIMEOUT_MS = 120_000;
 
 /** Upstream over stdio in `root` (work/ is its cwd, tmp/ its TMPDIR, bin/python → python3). */
-async function startUpstream(root) {
+function startUpstream(root) {
   for (const d of ['work', 'tmp', 'bin']) fs.mkdirSync(path.join(root, d));
   fs.symlinkSync('/usr/bin/python3', path.join(root, 'bin', 'python'));
-  const client = new Client({ name: 'sandboxd-mcp-differential', version: '1.0.0' }, { capabilities: {} });
-  // Upstream logs with console.debug on stdout, between the JSON-RPC lines;
-  // the SDK reports each such line here and goes on.
-  client.onerror = () => {};
-  await client.connect(new StdioClientTransport({
-    command: process.execPath,
+  return connectStdioUpstream({
     args: [UPSTREAM_ENTRY],
     cwd: path.join(root, 'work'),
     env: { PATH: `${path.join(root, 'bin')}:${JAIL_PATH}`, HOME: '/root', LANG: 'C.UTF-8', TMPDIR: path.join(root, 'tmp') },
-    stderr: 'ignore',
-  }));
-  return client;
+    // Upstream logs with console.debug on stdout, between the JSON-RPC lines;
+    // the SDK reports each such line here and goes on.
+    onerror: () => {},
+  });
 }
 
 const escape = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');

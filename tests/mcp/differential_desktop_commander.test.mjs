@@ -25,7 +25,6 @@
 // between the two are left to the unit tests' golden cases.
 
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -35,33 +34,9 @@ import { after, before, describe, test } from 'node:test';
 import { connectMcp, makeTarGz, mcpUnavailableReason, startSandboxd, writeTree } from './lib/sandboxd.mjs';
 import { prepareUpstreamTree, startUpstream } from './lib/desktop_commander_upstream.mjs';
 import { CASES, PID, ROOT, SEED_FILES, SEED_MTIME, TREE_IGNORE } from './lib/desktop_commander_corpus.mjs';
+import { extractTarGz, ready as readyFor, snapshotTree, teardown } from './lib/differential.mjs';
 
 const JS_DATE_RE = /^[A-Z][a-z]{2} [A-Z][a-z]{2} \d{2} \d{4} \d{2}:\d{2}:\d{2} GMT[+-]\d{4} \(.+\)$/;
-
-function extractTarGz(tarGz, dir) {
-  fs.mkdirSync(dir, { recursive: true });
-  execFileSync('tar', ['-xzf', '-', '-C', dir, '--no-same-owner'], { input: tarGz, maxBuffer: 256 * 1024 * 1024 });
-}
-
-function snapshotTree(dir) {
-  const out = {};
-  const walk = (rel) => {
-    for (const name of fs.readdirSync(path.join(dir, rel))) {
-      const r = rel ? `${rel}/${name}` : name;
-      const st = fs.lstatSync(path.join(dir, r));
-      if (st.isDirectory()) {
-        out[r] = { type: 'dir' };
-        walk(r);
-      } else if (st.isFile()) {
-        out[r] = { type: 'file', data: fs.readFileSync(path.join(dir, r)) };
-      } else {
-        out[r] = { type: st.isSymbolicLink() ? 'symlink' : 'other' };
-      }
-    }
-  };
-  walk('');
-  return out;
-}
 
 function substitute(value, side) {
   if (typeof value === 'string') {
@@ -196,25 +171,9 @@ describe('desktop-commander: sandboxd vs upstream 0.2.10 (differential)', () => 
     }
   });
 
-  after(async () => {
-    await ours.client?.close().catch(() => {});
-    await upstream.client?.close().catch(() => {});
-    try {
-      if (sandboxId) await sd.api.release(sandboxId).catch(() => {});
-      await sd?.stop();
-    } finally {
-      fs.rmSync(tmp, { recursive: true, force: true });
-    }
-  });
+  after(() => teardown({ clients: [ours.client, upstream.client], sd, sandboxId, tmp }));
 
-  function ready(t) {
-    if (setupError) throw setupError;
-    if (unavailable) {
-      t.skip(unavailable);
-      return false;
-    }
-    return true;
-  }
+  const ready = (t) => readyFor(t, setupError, unavailable);
 
   for (const kase of CASES) {
     test(kase.name, async (t) => {

@@ -24,18 +24,16 @@
 // copy instead of sandboxd (checks the normalisation: everything must pass).
 
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { isDeepStrictEqual } from 'node:util';
 import { after, before, describe, test } from 'node:test';
 
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-
 import { MCP_DIR, connectMcp, makeTarGz, mcpUnavailableReason, startSandboxd } from './lib/sandboxd.mjs';
-import { stripDescriptions } from './lib/filesystem_scenario.mjs';
+import {
+  callToolOutcome, compareCall, connectStdioUpstream, extractTarGz, ready as readyFor, shorten, snapshotTree,
+  teardown, toolsView,
+} from './lib/differential.mjs';
 import { CASES, ROOT, SEED_MTIME, TREE_IGNORE, writeSeedTree } from './lib/differential_corpus.mjs';
 
 const SELFTEST = process.env.SANDBOXD_DIFF_SELFTEST === '1';
@@ -47,47 +45,9 @@ const JS_DATE_RE = /^[A-Z][a-z]{2} [A-Z][a-z]{2} \d{2} \d{4} \d{2}:\d{2}:\d{2} G
 // --------------------------------------------------------------------------- sides
 
 /** Upstream server-filesystem on `root` over stdio (TZ=UTC), connected. */
-async function startUpstream(root) {
-  const client = new Client({ name: 'sandboxd-mcp-differential', version: '1.0.0' }, { capabilities: {} });
-  await client.connect(new StdioClientTransport({
-    command: process.execPath,
-    args: [UPSTREAM_ENTRY, root],
-    // HOME: "~" expands to the sandbox's home, /root, on both sides.
-    env: { ...process.env, TZ: 'UTC', HOME: '/root' },
-    stderr: 'ignore',
-  }));
-  return client;
-}
-
-/** Extracts a tar.gz into `dir` (as root: modes and mtimes kept). */
-function extractTarGz(tarGz, dir) {
-  fs.mkdirSync(dir, { recursive: true });
-  execFileSync('tar', ['-xzf', '-', '-C', dir, '--no-same-owner'], { input: tarGz, maxBuffer: 256 * 1024 * 1024 });
-}
-
-/** {relative path: {type, mode, data?, target?}} of everything below `dir`. */
-function snapshotTree(dir) {
-  const out = {};
-  const walk = (rel) => {
-    for (const name of fs.readdirSync(path.join(dir, rel))) {
-      const r = rel ? `${rel}/${name}` : name;
-      const p = path.join(dir, r);
-      const st = fs.lstatSync(p);
-      const mode = (st.mode & 0o7777).toString(8);
-      if (st.isDirectory()) {
-        out[r] = { type: 'dir', mode };
-        walk(r);
-      } else if (st.isFile()) {
-        out[r] = { type: 'file', mode, data: fs.readFileSync(p) };
-      } else if (st.isSymbolicLink()) {
-        out[r] = { type: 'symlink', mode, target: fs.readlinkSync(p) };
-      } else {
-        out[r] = { type: 'other', mode };
-      }
-    }
-  };
-  walk('');
-  return out;
+function startUpstream(root) {
+  // HOME: "~" expands to the sandbox's home, /root, on both sides.
+  return connectStdioUpstream({ args: [UPSTREAM_ENTRY, root], env: { ...process.env, TZ: 'UTC', HOME: '/root' } });
 }
 
 // --------------------------------------------------------------------------- calls
@@ -103,14 +63,8 @@ function substitute(value, root) {
 }
 
 /** callTool; a thrown error (protocol error, client-side validation) becomes {thrown}. */
-async function invoke(side, tool, args) {
-  const params = { name: tool };
-  if (args !== undefined) params.arguments = substitute(args, side.root);
-  try {
-    return { result: await side.client.callTool(params) };
-  } catch (err) {
-    return { thrown: `${err.constructor?.name}: ${err.message}`, code: err.code };
-  }
+function invoke(side, tool, args) {
+  return callToolOutcome(side.client, tool, args === undefined ? undefined : substitute(args, side.root));
 }
 
 function sortTree(nodes) {
@@ -180,24 +134,6 @@ function normalise(side, tool, outcome, problems) {
   return out;
 }
 
-// --------------------------------------------------------------------------- reporting
-
-function shorten(s, max = 1500) {
-  return s.length <= max ? s : `${s.slice(0, max)}… (${s.length} chars)`;
-}
-
-/** A readable account of where two JSON texts part. */
-function describeDifference(a, b) {
-  const x = JSON.stringify(a);
-  const y = JSON.stringify(b);
-  if (x.length + y.length <= 3000) return `    ours:     ${x}\n    upstream: ${y}`;
-  let i = 0;
-  while (i < x.length && i < y.length && x[i] === y[i]) i++;
-  const from = Math.max(0, i - 200);
-  return `    first difference at JSON offset ${i} (lengths ${x.length} / ${y.length}):\n` +
-    `    ours:     …${x.slice(from, i + 400)}…\n    upstream: …${y.slice(from, i + 400)}…`;
-}
-
 // --------------------------------------------------------------------------- test
 
 describe(`filesystem server: ${SELFTEST ? 'upstream vs upstream (selftest)' : 'sandboxd vs upstream'} (differential)`, () => {
@@ -243,26 +179,10 @@ describe(`filesystem server: ${SELFTEST ? 'upstream vs upstream (selftest)' : 's
     }
   });
 
-  after(async () => {
-    await ours.client?.close().catch(() => {});
-    await upstream.client?.close().catch(() => {});
-    try {
-      if (sandboxId) await sd.api.release(sandboxId).catch(() => {});
-      await sd?.stop();
-    } finally {
-      fs.rmSync(tmp, { recursive: true, force: true });
-    }
-  });
+  after(() => teardown({ clients: [ours.client, upstream.client], sd, sandboxId, tmp }));
 
   /** Shared preconditions of every case: setup worked, the gateway answers. */
-  function ready(t) {
-    if (setupError) throw setupError;
-    if (unavailable) {
-      t.skip(unavailable);
-      return false;
-    }
-    return true;
-  }
+  const ready = (t) => readyFor(t, setupError, unavailable);
 
   async function oursTree() {
     if (SELFTEST) return snapshotTree(ours.root);
@@ -280,16 +200,8 @@ describe(`filesystem server: ${SELFTEST ? 'upstream vs upstream (selftest)' : 's
       if (!ready(t)) return;
 
       if (kase.special === 'tools/list') {
-        // Descriptions and titles are the project's own wording (see
-        // shared/reference/tools/README.md); everything else must match.
-        const view = (tools) => tools.map((tool) => ({
-          name: tool.name,
-          inputSchema: stripDescriptions(tool.inputSchema),
-          outputSchema: stripDescriptions(tool.outputSchema),
-          annotations: tool.annotations && Object.fromEntries(Object.entries(tool.annotations).filter(([k]) => k !== 'title')),
-        }));
         const [a, b] = await Promise.all([ours.client.listTools(), upstream.client.listTools()]);
-        assert.deepEqual(view(a.tools), view(b.tools));
+        assert.deepEqual(toolsView(a.tools), toolsView(b.tools));
         return;
       }
 
@@ -330,17 +242,7 @@ describe(`filesystem server: ${SELFTEST ? 'upstream vs upstream (selftest)' : 's
         const na = normalise(ours, tool, a, callProblems);
         const nb = normalise(upstream, tool, b, callProblems);
         const label = `#${i + 1} ${tool} ${shorten(args === undefined ? '(no arguments)' : JSON.stringify(args), 300)}`;
-        if (deliberate && !SELFTEST) {
-          // A documented difference: assert what each side does instead.
-          try {
-            deliberate.check(na, nb);
-            t.diagnostic(`${label}: deliberate difference: ${deliberate.why}`);
-          } catch (err) {
-            failures.push(`${label} (deliberate difference: ${deliberate.why})\n    ${err.message}`);
-          }
-        } else if (!isDeepStrictEqual(na, nb)) {
-          failures.push(`${label}\n${describeDifference(na, nb)}`);
-        }
+        compareCall(t, { label, a: na, b: nb, deliberate, selftest: SELFTEST, failures });
         for (const p of callProblems) problems.push(`${label}: ${p}`);
       }
       assert.ok(failures.length === 0 && problems.length === 0,

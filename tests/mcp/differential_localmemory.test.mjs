@@ -17,16 +17,14 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { isDeepStrictEqual } from 'node:util';
 import { after, before, describe, test } from 'node:test';
-
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 
 import {
   MCP_DIR, connectMcp, makeTarGz, mcpUnavailableReason, readTarGzFiles, startSandboxd, writeTree,
 } from './lib/sandboxd.mjs';
-import { stripDescriptions } from './lib/filesystem_scenario.mjs';
+import {
+  callToolOutcome as invoke, compareCall, connectStdioUpstream, ready as readyFor, shorten, teardown, toolsView,
+} from './lib/differential.mjs';
 import { CASES, MEMORY_REL } from './lib/localmemory_corpus.mjs';
 
 const SELFTEST = process.env.SANDBOXD_DIFF_SELFTEST === '1';
@@ -35,41 +33,8 @@ const MEMORY_DIR_REL = path.dirname(MEMORY_REL);
 const MARKER = `${MEMORY_DIR_REL}/this-folder-used-for-memory-mcp-server.txt`;
 
 /** Upstream server-memory over stdio with its memory file at `file`, connected. */
-async function startUpstream(file) {
-  const client = new Client({ name: 'sandboxd-mcp-differential', version: '1.0.0' }, { capabilities: {} });
-  await client.connect(new StdioClientTransport({
-    command: process.execPath,
-    args: [UPSTREAM_ENTRY],
-    env: { ...process.env, MEMORY_FILE_PATH: file },
-    stderr: 'ignore',
-  }));
-  return client;
-}
-
-/** callTool; a thrown error (protocol error, client-side validation) becomes {thrown}. */
-async function invoke(client, tool, args) {
-  const params = { name: tool };
-  if (args !== undefined) params.arguments = args;
-  try {
-    return { result: await client.callTool(params) };
-  } catch (err) {
-    return { thrown: `${err.constructor?.name}: ${err.message}`, code: err.code };
-  }
-}
-
-function shorten(s, max = 1500) {
-  return s.length <= max ? s : `${s.slice(0, max)}… (${s.length} chars)`;
-}
-
-function describeDifference(a, b) {
-  const x = JSON.stringify(a);
-  const y = JSON.stringify(b);
-  if (x.length + y.length <= 3000) return `    ours:     ${x}\n    upstream: ${y}`;
-  let i = 0;
-  while (i < x.length && i < y.length && x[i] === y[i]) i++;
-  const from = Math.max(0, i - 200);
-  return `    first difference at JSON offset ${i} (lengths ${x.length} / ${y.length}):\n` +
-    `    ours:     …${x.slice(from, i + 400)}…\n    upstream: …${y.slice(from, i + 400)}…`;
+function startUpstream(file) {
+  return connectStdioUpstream({ args: [UPSTREAM_ENTRY], env: { ...process.env, MEMORY_FILE_PATH: file } });
 }
 
 /** A local side: a directory holding the memory file, served by upstream (upstream, or ours in selftest). */
@@ -170,37 +135,15 @@ describe(`localmemory server: ${SELFTEST ? 'upstream vs upstream (selftest)' : '
     }
   });
 
-  after(async () => {
-    await ours?.client?.close().catch(() => {});
-    await upstream.client?.close().catch(() => {});
-    try {
-      if (ours?.id) await sd.api.release(ours.id).catch(() => {});
-      await sd?.stop();
-    } finally {
-      fs.rmSync(tmp, { recursive: true, force: true });
-    }
-  });
+  after(() => teardown({ clients: [ours?.client, upstream.client], sd, sandboxId: ours?.id, tmp }));
 
-  function ready(t) {
-    if (setupError) throw setupError;
-    if (ours.unavailable) {
-      t.skip(ours.unavailable);
-      return false;
-    }
-    return true;
-  }
+  const ready = (t) => readyFor(t, setupError, ours?.unavailable);
 
   test('tools/list: same tools, schemas and annotations', async (t) => {
     if (!ready(t)) return;
     if (!SELFTEST) await ours.seed(null);
-    const view = (tools) => tools.map((tool) => ({
-      name: tool.name,
-      inputSchema: stripDescriptions(tool.inputSchema),
-      outputSchema: stripDescriptions(tool.outputSchema),
-      annotations: tool.annotations && Object.fromEntries(Object.entries(tool.annotations).filter(([k]) => k !== 'title')),
-    }));
     const [a, b] = await Promise.all([ours.client.listTools(), upstream.client.listTools()]);
-    assert.deepEqual(view(a.tools), view(b.tools));
+    assert.deepEqual(toolsView(a.tools), toolsView(b.tools));
     assert.deepEqual(ours.client.getServerVersion(), upstream.client.getServerVersion());
   });
 
@@ -214,16 +157,7 @@ describe(`localmemory server: ${SELFTEST ? 'upstream vs upstream (selftest)' : '
         const a = await invoke(ours.client, tool, args);
         const b = await invoke(upstream.client, tool, args);
         const label = `#${i + 1} ${tool} ${shorten(args === undefined ? '(no arguments)' : JSON.stringify(args), 300)}`;
-        if (deliberate && !SELFTEST) {
-          try {
-            deliberate.check(a, b);
-            t.diagnostic(`${label}: deliberate difference: ${deliberate.why}`);
-          } catch (err) {
-            failures.push(`${label} (deliberate difference: ${deliberate.why})\n    ${err.message}`);
-          }
-        } else if (!isDeepStrictEqual(a, b)) {
-          failures.push(`${label}\n${describeDifference(a, b)}`);
-        }
+        compareCall(t, { label, a, b, deliberate, selftest: SELFTEST, failures });
       }
       const [ra, rb] = [await ours.result(), await upstream.result()];
       assert.deepEqual(ra.others, [], 'ours left nothing beside the memory file');

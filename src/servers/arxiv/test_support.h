@@ -13,7 +13,6 @@
 #include <fstream>
 #include <map>
 #include <memory>
-#include <sstream>
 #include <string>
 
 #include "core/fs.h"
@@ -22,6 +21,7 @@
 #include "servers/arxiv/arxiv.h"
 #include "servers/arxiv/dates.h"
 #include "servers/arxiv/test_pdf.h"
+#include "servers/test_support/server_test.h"
 
 namespace sbx::servers::arxiv::testing {
 
@@ -46,12 +46,11 @@ inline constexpr const char* kBertMarkdown =
     "Jacob Devlin, Ming-Wei Chang, Kenton Lee, Kristina Toutanova\n\n"
     "We introduce a new language representation model called BERT.\n\n-----\n\n";
 
-class ArxivTest : public ::testing::Test {
+class ArxivTest : public test_support::ServerTest {
  protected:
   void SetUp() override {
-    char tmpl[] = "/tmp/sbx_arxiv_test_XXXXXX";
-    ASSERT_NE(::mkdtemp(tmpl), nullptr);
-    base_ = tmpl;
+    base_ = test_support::MakeTempDir("sbx_arxiv_test");
+    ASSERT_FALSE(base_.empty());
     ws_ = base_ + "/ws";
     store_ = base_ + "/store";
     outside_ = base_ + "/outside";
@@ -73,20 +72,13 @@ class ArxivTest : public ::testing::Test {
     o.workspace = ws_;
     if (o.store_dir == Options{}.store_dir) o.store_dir = store_;
     o.clock = clock_;
-    session_ = std::make_shared<mcp::Session>(MakeServer(o));
-    Json init = {{"jsonrpc", "2.0"}, {"id", 0}, {"method", "initialize"},
-                 {"params", {{"protocolVersion", "2025-06-18"}, {"capabilities", Json::object()},
-                             {"clientInfo", {{"name", "t"}, {"version", "1"}}}}}};
-    init_reply_ = *session_->Handle(init).reply;
-    session_->Handle(Json{{"jsonrpc", "2.0"}, {"method", "notifications/initialized"}});
+    OpenSession(MakeServer(o));
   }
 
+  // The result object; an answer without one (a JSON-RPC error) whole.
   Json Call(const std::string& tool, Json args = Json::object()) {
-    Json req = {{"jsonrpc", "2.0"}, {"id", ++id_}, {"method", "tools/call"},
-                {"params", {{"name", tool}, {"arguments", std::move(args)}}}};
-    auto outcome = session_->Handle(req);
-    if (outcome.reply) return (*outcome.reply).contains("result") ? (*outcome.reply)["result"] : *outcome.reply;
-    return outcome.call->Run([](Json) {})["result"];
+    Json reply = Reply(tool, std::move(args));
+    return reply.contains("result") ? reply["result"] : reply;
   }
   // The single text block of a call; upstream never sets isError.
   std::string Text(const std::string& tool, Json args = Json::object()) {
@@ -158,20 +150,7 @@ class ArxivTest : public ::testing::Test {
     return ws_ + "/arxiv_local_storage" + (name.empty() ? "" : "/" + name);
   }
 
-  static void WriteAbs(const std::string& path, const std::string& content) {
-    std::ofstream f(path, std::ios::binary);
-    f << content;
-  }
-  static std::string ReadAbs(const std::string& path) {
-    std::ifstream f(path, std::ios::binary);
-    std::stringstream ss;
-    ss << f.rdbuf();
-    return ss.str();
-  }
-  static bool ExistsAbs(const std::string& path) {
-    struct stat st {};
-    return ::lstat(path.c_str(), &st) == 0;
-  }
+  static bool ExistsAbs(const std::string& path) { return Exists(path); }
 
   // Every file below `outside_` with its content.
   std::map<std::string, std::string> OutsideSnapshot() const {
@@ -183,9 +162,6 @@ class ArxivTest : public ::testing::Test {
 
   std::string base_, ws_, store_, outside_;
   std::shared_ptr<FixedClock> clock_;
-  std::shared_ptr<mcp::Session> session_;
-  Json init_reply_;
-  int id_ = 0;
   std::map<std::string, std::string> before_;
 };
 

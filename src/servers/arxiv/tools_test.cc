@@ -4,6 +4,7 @@
 #include <fstream>
 
 #include "servers/arxiv/test_support.h"
+#include "servers/test_support/tool_list.h"
 
 namespace sbx::servers::arxiv {
 namespace {
@@ -14,20 +15,11 @@ TEST_F(ArxivTest, ToolsListEqualsReference) {
   // server.py: Server("arxiv-mcp-server"), version settings.APP_VERSION.
   EXPECT_EQ(init_reply_["result"]["serverInfo"]["name"], "arxiv-mcp-server");
   EXPECT_EQ(init_reply_["result"]["serverInfo"]["version"], "0.2.11");
-  Json reply = *session_->Handle(Json{{"jsonrpc", "2.0"}, {"id", 99}, {"method", "tools/list"}}).reply;
-  const Json& tools = reply["result"]["tools"];
-  std::ifstream f(ARXIV_REFERENCE_JSON);
-  if (!f) GTEST_SKIP() << "reference not found: " << ARXIV_REFERENCE_JSON;
-  Json ref = Json::parse(f);
-  ASSERT_EQ(tools.size(), ref["tools"].size());
-  for (std::size_t i = 0; i < tools.size(); ++i) {
-    const Json& want = ref["tools"][i];
-    EXPECT_EQ(tools[i]["name"], want["name"]);
-    EXPECT_EQ(tools[i]["inputSchema"].dump(), want["inputSchema"].dump()) << want["name"];
-    EXPECT_FALSE(tools[i].contains("outputSchema"));
-    EXPECT_FALSE(tools[i].contains("annotations"));
-    EXPECT_FALSE(tools[i]["description"].get<std::string>().empty());
-  }
+  Json tools = ListTools();
+  auto ref = test_support::ReadJsonFile(ARXIV_REFERENCE_JSON);
+  if (!ref) GTEST_SKIP() << "reference not found: " << ARXIV_REFERENCE_JSON;
+  ASSERT_NO_FATAL_FAILURE(test_support::ExpectToolsMatch(
+      tools, (*ref)["tools"], {.exact = {"inputSchema"}, .absent = {"outputSchema", "annotations"}}));
 }
 
 TEST(ArxivOptions, Settings) {

@@ -4,7 +4,6 @@
 #pragma once
 
 #include <gtest/gtest.h>
-#include <stdlib.h>
 
 #include <memory>
 #include <regex>
@@ -15,15 +14,15 @@
 #include "mcp/server.h"
 #include "servers/code_runner/code_runner.h"
 #include "servers/process/process.h"
+#include "servers/test_support/server_test.h"
 
 namespace sbx::servers::code_runner::testing {
 
-class CodeRunnerTest : public ::testing::Test {
+class CodeRunnerTest : public test_support::ServerTest {
  protected:
   void SetUp() override {
-    char tmpl[] = "/tmp/sbx_code_runner_test_XXXXXX";
-    ASSERT_NE(::mkdtemp(tmpl), nullptr);
-    base_ = tmpl;
+    base_ = test_support::MakeTempDir("sbx_code_runner_test");
+    ASSERT_FALSE(base_.empty());
     options_.working_directory = base_ + "/work";
     options_.temp_dir = base_ + "/tmp";
     ASSERT_TRUE(fs::MakeDirs(options_.working_directory));
@@ -38,27 +37,12 @@ class CodeRunnerTest : public ::testing::Test {
 
   // (Re)builds the server from options_ and opens an initialized session.
   void Start() {
-    session_ = std::make_shared<mcp::Session>(MakeServer(options_));
-    Json init = {{"jsonrpc", "2.0"},
-                 {"id", 0},
-                 {"method", "initialize"},
-                 {"params",
-                  {{"protocolVersion", "2025-06-18"},
-                   {"capabilities", Json::object()},
-                   {"clientInfo", {{"name", "t"}, {"version", "1"}}}}}};
-    init_reply_ = *session_->Handle(init).reply;
-    session_->Handle(Json{{"jsonrpc", "2.0"}, {"method", "notifications/initialized"}});
+    OpenSession(MakeServer(options_));
   }
 
   // tools/call run-code; the result object with "<TMP>" for the call's directory.
   Json Call(Json arguments) {
-    Json req = {{"jsonrpc", "2.0"},
-                {"id", ++id_},
-                {"method", "tools/call"},
-                {"params", {{"name", "run-code"}, {"arguments", std::move(arguments)}}}};
-    auto outcome = session_->Handle(req);
-    Json reply = outcome.reply ? *outcome.reply : outcome.call->Run([](Json) {});
-    Json result = reply["result"];
+    Json result = Reply("run-code", std::move(arguments))["result"];
     for (auto& block : result["content"])
       if (block.contains("text")) block["text"] = Normalise(block["text"].get<std::string>());
     return result;
@@ -94,9 +78,6 @@ class CodeRunnerTest : public ::testing::Test {
 
   std::string base_;
   Options options_;
-  std::shared_ptr<mcp::Session> session_;
-  Json init_reply_;
-  int id_ = 0;
 };
 
 }  // namespace sbx::servers::code_runner::testing

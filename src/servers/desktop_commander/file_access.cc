@@ -39,17 +39,6 @@ void CheckLength(const ValidPath& file, std::string_view syscall) {
   if (file.path.size() >= PATH_MAX) ThrowErrno(ENAMETOOLONG, syscall, file.path);
 }
 
-void WriteAll(int fd, std::string_view data) {
-  while (!data.empty()) {
-    ssize_t n = ::write(fd, data.data(), data.size());
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      ThrowErrno(errno, "write");
-    }
-    data.remove_prefix(static_cast<std::size_t>(n));
-  }
-}
-
 }  // namespace
 
 UniqueFd OpenValid(const ValidPath& file, int flags, std::string_view syscall) {
@@ -97,39 +86,6 @@ void RenameValid(const ValidPath& source, const ValidPath& destination) {
   if (err) fail(err);
   if (::renameat(from.get(), source.target.rest.back().c_str(), to.get(), destination.target.rest.back().c_str()) != 0)
     fail(errno);
-}
-
-std::size_t ReadAt(int fd, char* buf, std::size_t size, std::uint64_t offset) {
-  for (;;) {
-    ssize_t n = ::pread(fd, buf, size, static_cast<off_t>(offset));
-    if (n >= 0) return static_cast<std::size_t>(n);
-    if (errno == EINTR) continue;
-    ThrowErrno(errno, "read");
-  }
-}
-
-std::string Base64(std::string_view data) {
-  static const char* kAlphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-  std::string out;
-  out.reserve((data.size() + 2) / 3 * 4);
-  std::size_t i = 0;
-  for (; i + 2 < data.size(); i += 3) {
-    unsigned v = (static_cast<unsigned char>(data[i]) << 16) | (static_cast<unsigned char>(data[i + 1]) << 8) |
-                 static_cast<unsigned char>(data[i + 2]);
-    out += kAlphabet[v >> 18];
-    out += kAlphabet[(v >> 12) & 63];
-    out += kAlphabet[(v >> 6) & 63];
-    out += kAlphabet[v & 63];
-  }
-  if (i < data.size()) {
-    unsigned v = static_cast<unsigned char>(data[i]) << 16;
-    if (i + 1 < data.size()) v |= static_cast<unsigned char>(data[i + 1]) << 8;
-    out += kAlphabet[v >> 18];
-    out += kAlphabet[(v >> 12) & 63];
-    out += i + 1 < data.size() ? kAlphabet[(v >> 6) & 63] : '=';
-    out += '=';
-  }
-  return out;
 }
 
 }  // namespace sbx::servers::desktop_commander

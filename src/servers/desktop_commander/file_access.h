@@ -11,6 +11,8 @@
 
 #include "core/unique_fd.h"
 #include "servers/desktop_commander/paths.h"
+#include "servers/filesystem/file_ops.h"
+#include "servers/filesystem/media.h"
 
 namespace sbx::servers::desktop_commander {
 
@@ -28,10 +30,10 @@ void WriteValid(const ValidPath& file, std::string_view content, bool append);
 // rename(2) does.
 void RenameValid(const ValidPath& source, const ValidPath& destination);
 
-// pread loop: whatever is there up to `size` bytes at `offset`; errors as
-// Node's read.
-std::size_t ReadAt(int fd, char* buf, std::size_t size, std::uint64_t offset);
-
-std::string Base64(std::string_view data);
+// pread loop, write loop and base64 as the filesystem server has them
+// (the same Node errors and encoding upstream's fs calls give).
+using filesystem::Base64;
+using filesystem::ReadAt;
+using filesystem::WriteAll;
 
 }  // namespace sbx::servers::desktop_commander

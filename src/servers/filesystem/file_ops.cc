@@ -85,16 +85,6 @@ UniqueFd OpenForRead(const Target& t, struct stat& st) {
   return fd;
 }
 
-// pread that maps a directory to Node's read error.
-std::size_t ReadAt(int fd, char* buf, std::size_t size, std::uint64_t offset) {
-  for (;;) {
-    ssize_t n = ::pread(fd, buf, size, static_cast<off_t>(offset));
-    if (n >= 0) return static_cast<std::size_t>(n);
-    if (errno == EINTR) continue;
-    ThrowErrno(errno, "read");
-  }
-}
-
 std::vector<std::string_view> SplitLines(std::string_view s) {
   std::vector<std::string_view> out;
   std::size_t i = 0;
@@ -117,17 +107,6 @@ std::string JoinLines(const std::vector<std::string_view>& lines, std::size_t fr
     out += lines[i];
   }
   return out;
-}
-
-void WriteAll(int fd, std::string_view data) {
-  while (!data.empty()) {
-    ssize_t n = ::write(fd, data.data(), data.size());
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      ThrowErrno(errno, "write");
-    }
-    data.remove_prefix(static_cast<std::size_t>(n));
-  }
 }
 
 // Writes `content` to a fresh temporary next to `name` in `dir` and renames
@@ -157,6 +136,27 @@ void ReplaceIn(int dir, const std::string& name, const std::string& path,
 }
 
 }  // namespace
+
+void WriteAll(int fd, std::string_view data) {
+  while (!data.empty()) {
+    ssize_t n = ::write(fd, data.data(), data.size());
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      ThrowErrno(errno, "write");
+    }
+    data.remove_prefix(static_cast<std::size_t>(n));
+  }
+}
+
+// pread that maps a directory to Node's read error.
+std::size_t ReadAt(int fd, char* buf, std::size_t size, std::uint64_t offset) {
+  for (;;) {
+    ssize_t n = ::pread(fd, buf, size, static_cast<off_t>(offset));
+    if (n >= 0) return static_cast<std::size_t>(n);
+    if (errno == EINTR) continue;
+    ThrowErrno(errno, "read");
+  }
+}
 
 std::string ReadFileBytes(const Target& target) {
   struct stat st;

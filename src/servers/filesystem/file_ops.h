@@ -47,6 +47,12 @@ struct FileStats {
 };
 FileStats StatTarget(const Target& target);
 
+// write(2) until all of `data` is written; errors as Node's write.
+void WriteAll(int fd, std::string_view data);
+// pread(2) of up to `size` bytes at `offset` (a directory fails as Node's
+// read does).
+std::size_t ReadAt(int fd, char* buf, std::size_t size, std::uint64_t offset);
+
 // An O_PATH descriptor of the target directory, for listing it. Errors name
 // the call upstream would have failed in (`syscall`, e.g. "scandir").
 UniqueFd OpenDirectoryTarget(const Target& target, std::string_view syscall);

@@ -9,9 +9,7 @@
 #include "servers/filesystem/node_path.h"
 
 namespace sbx::servers::filesystem {
-namespace {
-
-std::string Base64(const std::string& data) {
+std::string Base64(std::string_view data) {
   std::string out(4 * ((data.size() + 2) / 3) + 1, '\0');
   int n = EVP_EncodeBlock(reinterpret_cast<unsigned char*>(out.data()),
                           reinterpret_cast<const unsigned char*>(data.data()),
@@ -19,8 +17,6 @@ std::string Base64(const std::string& data) {
   out.resize(static_cast<std::size_t>(n));
   return out;
 }
-
-}  // namespace
 
 std::string MediaMimeType(const std::string& path) {
   std::string ext = nodepath::Extname(path);

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 
 #include "core/json.h"
 #include "servers/filesystem/resolver.h"
@@ -16,6 +17,9 @@ std::string MediaMimeType(const std::string& path);
 
 // url.pathToFileURL(path).href for an absolute, normalized path.
 std::string FileUrl(const std::string& path);
+
+// Standard base64 with padding, no line breaks (Buffer#toString('base64')).
+std::string Base64(std::string_view data);
 
 // The content block for the file at `path` (validated).
 Json ReadMediaFile(const PathPolicy& policy, const std::string& path);

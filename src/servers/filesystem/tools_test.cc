@@ -7,6 +7,7 @@
 #include <regex>
 
 #include "servers/filesystem/test_support.h"
+#include "servers/test_support/tool_list.h"
 #include "servers/filesystem/tool_schemas.h"
 
 namespace sbx::servers::filesystem::testing {
@@ -17,23 +18,12 @@ class ToolsTest : public FsTest {};
 TEST_F(ToolsTest, InitializeAndToolsListMatchReference) {
   EXPECT_EQ(init_reply_["result"]["serverInfo"]["name"], "secure-filesystem-server");
   EXPECT_EQ(init_reply_["result"]["serverInfo"]["version"], "0.2.0");
-  Json list =
-      *session_->Handle(Json{{"jsonrpc", "2.0"}, {"id", 99}, {"method", "tools/list"}}).reply;
-  const Json& tools = list["result"]["tools"];
-  std::ifstream f(FS_REFERENCE_JSON);
-  if (!f) GTEST_SKIP() << "reference not found: " << FS_REFERENCE_JSON;
-  Json ref = Json::parse(f);
-  ASSERT_EQ(tools.size(), ref["tools"].size());
-  for (std::size_t i = 0; i < tools.size(); ++i) {
-    const Json& want = ref["tools"][i];
-    EXPECT_EQ(tools[i]["name"], want["name"]);
-    // Exact JSON, key order included.
-    EXPECT_EQ(tools[i]["inputSchema"].dump(), want["inputSchema"].dump()) << want["name"];
-    EXPECT_EQ(tools[i]["outputSchema"].dump(), want["outputSchema"].dump()) << want["name"];
-    EXPECT_EQ(tools[i]["annotations"].dump(), want["annotations"].dump()) << want["name"];
-    EXPECT_FALSE(tools[i]["title"].get<std::string>().empty());
-    EXPECT_FALSE(tools[i]["description"].get<std::string>().empty());
-  }
+  Json tools = ListTools();
+  auto ref = test_support::ReadJsonFile(FS_REFERENCE_JSON);
+  if (!ref) GTEST_SKIP() << "reference not found: " << FS_REFERENCE_JSON;
+  // Exact JSON, key order included.
+  ASSERT_NO_FATAL_FAILURE(test_support::ExpectToolsMatch(
+      tools, (*ref)["tools"], {.exact = {"inputSchema", "outputSchema", "annotations"}, .titled = true}));
 }
 
 TEST_F(ToolsTest, ReadTextFileWholeHeadAndTail) {

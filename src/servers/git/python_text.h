@@ -12,21 +12,15 @@
 #include <string>
 #include <string_view>
 
+#include "servers/python_text/python_text.h"
+
 namespace sbx::servers::git::py {
 
-// repr() of a str whose UTF-8 is `text`: quotes chosen as CPython does,
-// \n \r \t \\ and the quote escaped, other non-printable characters as
-// \xNN / \uNNNN / \UNNNNNNNN (printable per Unicode general category).
-std::string Repr(std::string_view text);
-
-// bytes.decode("utf-8", "replace"): one U+FFFD per invalid sequence, with
-// CPython's notion of where each invalid sequence ends.
-std::string DecodeUtf8Replace(std::string_view bytes);
-
-// The message of the UnicodeDecodeError bytes.decode("utf-8") raises, e.g.
-// "'utf-8' codec can't decode byte 0xe9 in position 3: invalid continuation
-// byte"; nullopt when `bytes` is valid UTF-8.
-std::optional<std::string> Utf8DecodeError(std::string_view bytes);
+// Shared with the terminal server (see servers/python_text/): repr() of a
+// str, bytes.decode("utf-8", "replace") and the UnicodeDecodeError message.
+using ::sbx::servers::py::DecodeUtf8Replace;
+using ::sbx::servers::py::Repr;
+using ::sbx::servers::py::Utf8DecodeError;
 
 // bytes.decode(encoding, "replace") for the encodings a commit header names
 // (utf-8 and its aliases, latin-1/iso-8859-1, ascii); others are read as

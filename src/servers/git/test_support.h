@@ -2,18 +2,14 @@
 // root, an empty HOME and an "outside" directory beside the root (holding a
 // repository of its own and a secret file), helpers that run the real git
 // to build repositories with fixed dates and identities, and helpers that
-// call the tools through a real mcp::Session.
+// call the tools through a real mcp::Session (test_support::ServerTest).
 #pragma once
 
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <cstdlib>
-#include <fstream>
-#include <map>
 #include <memory>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -22,15 +18,15 @@
 #include "mcp/server.h"
 #include "servers/git/git.h"
 #include "servers/process/process.h"
+#include "servers/test_support/server_test.h"
 
 namespace sbx::servers::git::testing {
 
-class GitTest : public ::testing::Test {
+class GitTest : public test_support::ServerTest {
  protected:
   void SetUp() override {
-    char tmpl[] = "/tmp/sbx_git_test_XXXXXX";
-    ASSERT_NE(::mkdtemp(tmpl), nullptr);
-    base_ = tmpl;
+    base_ = test_support::MakeTempDir("sbx_git_test");
+    ASSERT_FALSE(base_.empty());
     root_ = base_ + "/root";
     outside_ = base_ + "/outside";
     home_ = base_ + "/home";
@@ -48,36 +44,7 @@ class GitTest : public ::testing::Test {
   // A new server (and session) built from options_.
   void Restart() {
     server_ = MakeServer(options_);
-    session_ = std::make_shared<mcp::Session>(server_);
-    Json init = {{"jsonrpc", "2.0"},
-                 {"id", 0},
-                 {"method", "initialize"},
-                 {"params",
-                  {{"protocolVersion", "2025-06-18"},
-                   {"capabilities", Json::object()},
-                   {"clientInfo", {{"name", "t"}, {"version", "1"}}}}}};
-    init_reply_ = *session_->Handle(init).reply;
-    session_->Handle(Json{{"jsonrpc", "2.0"}, {"method", "notifications/initialized"}});
-  }
-
-  Json Call(const std::string& tool, Json args) {
-    Json req = {{"jsonrpc", "2.0"},
-                {"id", ++id_},
-                {"method", "tools/call"},
-                {"params", {{"name", tool}, {"arguments", std::move(args)}}}};
-    auto outcome = session_->Handle(req);
-    if (outcome.reply) return (*outcome.reply)["result"];
-    return outcome.call->Run([](Json) {})["result"];
-  }
-  std::string Ok(const std::string& tool, Json args) {
-    Json r = Call(tool, std::move(args));
-    EXPECT_FALSE(r.value("isError", false)) << tool << ": " << r.dump();
-    return r["content"][0].value("text", "");
-  }
-  std::string Err(const std::string& tool, Json args) {
-    Json r = Call(tool, std::move(args));
-    EXPECT_TRUE(r.value("isError", false)) << tool << ": " << r.dump();
-    return r["content"][0].value("text", "");
+    OpenSession(server_);
   }
 
   // Runs the real git in `dir` (absolute) with a fixed identity and date;
@@ -118,28 +85,11 @@ class GitTest : public ::testing::Test {
   }
 
   void Write(const std::string& rel, const std::string& content) { WriteAbs(root_ + "/" + rel, content); }
-  static void WriteAbs(const std::string& path, const std::string& content) {
-    std::ofstream f(path, std::ios::binary);
-    f << content;
-  }
   std::string Read(const std::string& rel) { return ReadAbs(root_ + "/" + rel); }
-  static std::string ReadAbs(const std::string& path) {
-    std::ifstream f(path, std::ios::binary);
-    std::stringstream ss;
-    ss << f.rdbuf();
-    return ss.str();
-  }
-  static bool Exists(const std::string& path) {
-    struct stat st {};
-    return ::lstat(path.c_str(), &st) == 0;
-  }
 
   std::string base_, root_, outside_, home_;
   Options options_;
   std::shared_ptr<const mcp::ServerDefinition> server_;
-  std::shared_ptr<mcp::Session> session_;
-  Json init_reply_;
-  int id_ = 0;
 };
 
 }  // namespace sbx::servers::git::testing

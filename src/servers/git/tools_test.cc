@@ -4,6 +4,7 @@
 #include <thread>
 
 #include "servers/git/test_support.h"
+#include "servers/test_support/tool_list.h"
 
 namespace sbx::servers::git::testing {
 namespace {
@@ -11,22 +12,13 @@ namespace {
 class ToolsTest : public GitTest {};
 
 TEST_F(ToolsTest, ToolListEqualsUpstreamReference) {
-  Json list = *session_->Handle(Json{{"jsonrpc", "2.0"}, {"id", 99}, {"method", "tools/list"}}).reply;
-  const Json& tools = list["result"]["tools"];
-  std::ifstream f(GIT_REFERENCE_JSON);
-  if (!f) GTEST_SKIP() << "reference not found: " << GIT_REFERENCE_JSON;
-  Json ref = Json::parse(f);
-  ASSERT_EQ(tools.size(), ref["tools"].size());
-  for (std::size_t i = 0; i < tools.size(); ++i) {
-    const Json& want = ref["tools"][i];
-    EXPECT_EQ(tools[i]["name"], want["name"]);
-    // Exact JSON, key order included.
-    EXPECT_EQ(tools[i]["inputSchema"].dump(), want["inputSchema"].dump()) << want["name"];
-    EXPECT_EQ(tools[i]["annotations"].dump(), want["annotations"].dump()) << want["name"];
-    EXPECT_FALSE(tools[i].contains("outputSchema"));
-    EXPECT_FALSE(tools[i]["title"].get<std::string>().empty());
-    EXPECT_FALSE(tools[i]["description"].get<std::string>().empty());
-  }
+  Json tools = ListTools();
+  auto ref = test_support::ReadJsonFile(GIT_REFERENCE_JSON);
+  if (!ref) GTEST_SKIP() << "reference not found: " << GIT_REFERENCE_JSON;
+  // Exact JSON, key order included.
+  ASSERT_NO_FATAL_FAILURE(test_support::ExpectToolsMatch(
+      tools, (*ref)["tools"],
+      {.exact = {"inputSchema", "annotations"}, .absent = {"outputSchema"}, .titled = true}));
   EXPECT_EQ(init_reply_["result"]["serverInfo"]["name"], "mcp-git");
 }
 

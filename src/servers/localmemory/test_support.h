@@ -9,10 +9,7 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <cstdlib>
-#include <fstream>
 #include <memory>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -20,15 +17,15 @@
 #include "core/json.h"
 #include "mcp/server.h"
 #include "servers/localmemory/localmemory.h"
+#include "servers/test_support/server_test.h"
 
 namespace sbx::servers::localmemory::testing {
 
-class MemoryTest : public ::testing::Test {
+class MemoryTest : public test_support::ServerTest {
  protected:
   void SetUp() override {
-    char tmpl[] = "/tmp/sbx_localmemory_test_XXXXXX";
-    ASSERT_NE(::mkdtemp(tmpl), nullptr);
-    base_ = tmpl;
+    base_ = test_support::MakeTempDir("sbx_localmemory_test");
+    ASSERT_FALSE(base_.empty());
     root_ = base_ + "/root";
     outside_ = base_ + "/outside";
     for (const auto& d : {root_, outside_, root_ + "2"}) ASSERT_EQ(::mkdir(d.c_str(), 0755), 0);
@@ -42,36 +39,21 @@ class MemoryTest : public ::testing::Test {
   // A new server and session with the current options_.
   void Restart() {
     server_ = MakeServer(options_);
-    session_ = NewSession();
+    OpenSession(server_);
   }
 
+  // Another initialized session on the same server (for concurrent clients;
+  // init_reply_ stays the first session's, so threads never write it).
   std::shared_ptr<mcp::Session> NewSession() const {
     auto session = std::make_shared<mcp::Session>(server_);
-    Json init = {{"jsonrpc", "2.0"},
-                 {"id", 0},
-                 {"method", "initialize"},
-                 {"params",
-                  {{"protocolVersion", "2025-06-18"},
-                   {"capabilities", Json::object()},
-                   {"clientInfo", {{"name", "t"}, {"version", "1"}}}}}};
-    init_reply_ = *session->Handle(init).reply;
-    session->Handle(Json{{"jsonrpc", "2.0"}, {"method", "notifications/initialized"}});
+    (void)test_support::Initialize(*session);
     return session;
   }
 
   // tools/call through a session (argument validation included); returns
   // the result object.
   static Json CallOn(mcp::Session& session, int id, const std::string& tool, Json args) {
-    Json req = {{"jsonrpc", "2.0"},
-                {"id", id},
-                {"method", "tools/call"},
-                {"params", {{"name", tool}, {"arguments", std::move(args)}}}};
-    auto outcome = session.Handle(req);
-    if (outcome.reply) return (*outcome.reply)["result"];
-    return outcome.call->Run([](Json) {})["result"];
-  }
-  Json Call(const std::string& tool, Json args = Json::object()) {
-    return CallOn(*session_, ++id_, tool, std::move(args));
+    return test_support::CallTool(session, id, tool, std::move(args))["result"];
   }
   Json CallText(const std::string& tool, const std::string& args_json) {
     return Call(tool, Json::parse(args_json));
@@ -90,20 +72,6 @@ class MemoryTest : public ::testing::Test {
   }
 
   std::string MemoryPath() const { return root_ + "/" + options_.memory_file; }
-  static void WriteAbs(const std::string& path, const std::string& data) {
-    std::ofstream f(path, std::ios::binary);
-    f << data;
-  }
-  static std::string ReadAbs(const std::string& path) {
-    std::ifstream f(path, std::ios::binary);
-    std::stringstream ss;
-    ss << f.rdbuf();
-    return ss.str();
-  }
-  static bool Exists(const std::string& path) {
-    struct stat st;
-    return ::lstat(path.c_str(), &st) == 0;
-  }
   void WriteMemory(const std::string& data) const { WriteAbs(MemoryPath(), data); }
   std::string ReadMemory() const { return ReadAbs(MemoryPath()); }
   // Names in a directory other than . and .. (sorted).
@@ -116,9 +84,6 @@ class MemoryTest : public ::testing::Test {
   std::string base_, root_, outside_;
   Options options_;
   std::shared_ptr<const mcp::ServerDefinition> server_;
-  std::shared_ptr<mcp::Session> session_;
-  mutable Json init_reply_;
-  int id_ = 0;
 };
 
 }  // namespace sbx::servers::localmemory::testing

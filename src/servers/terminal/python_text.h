@@ -13,6 +13,8 @@
 #include <string>
 #include <string_view>
 
+#include "servers/python_text/python_text.h"
+
 namespace sbx::servers::terminal::py {
 
 // len(s) for the str whose UTF-8 encoding is `utf8`: its code points.
@@ -27,7 +29,8 @@ std::string Repr(std::string_view utf8);
 // b.decode('utf-8') (errors='strict'): nullopt when `bytes` is valid UTF-8,
 // else str() of the UnicodeDecodeError CPython raises, e.g.
 // "'utf-8' codec can't decode byte 0xff in position 3: invalid start byte".
-std::optional<std::string> Utf8DecodeError(std::string_view bytes);
+// Shared with the git server (servers/python_text/).
+using ::sbx::servers::py::Utf8DecodeError;
 
 // What text-mode subprocess output becomes: "\r\n" and then lone "\r" turn
 // into "\n".

@@ -11,26 +11,25 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <fstream>
 #include <map>
 #include <memory>
-#include <sstream>
 #include <string>
 
 #include "core/fs.h"
 #include "core/json.h"
 #include "mcp/server.h"
 #include "servers/terminal/terminal.h"
+#include "servers/test_support/server_test.h"
 
 namespace sbx::servers::terminal::testing {
 
-class TerminalTest : public ::testing::Test {
+class TerminalTest : public test_support::ServerTest {
  protected:
   void SetUp() override {
-    char tmpl[] = "/tmp/sbx_terminal_test_XXXXXX";
-    ASSERT_NE(::mkdtemp(tmpl), nullptr);
+    std::string tmp = test_support::MakeTempDir("sbx_terminal_test");
+    ASSERT_FALSE(tmp.empty());
     char real[PATH_MAX];
-    ASSERT_NE(::realpath(tmpl, real), nullptr);
+    ASSERT_NE(::realpath(tmp.c_str(), real), nullptr);
     base_ = real;
     root_ = base_ + "/root";
     // Layout, the same the expected upstream outputs were taken on.
@@ -65,16 +64,7 @@ class TerminalTest : public ::testing::Test {
     options.allowed_dir = root_;
     options_ = options;
     server_ = MakeServer(options);
-    session_ = std::make_shared<mcp::Session>(server_);
-    Json init = {{"jsonrpc", "2.0"},
-                 {"id", 0},
-                 {"method", "initialize"},
-                 {"params",
-                  {{"protocolVersion", "2025-06-18"},
-                   {"capabilities", Json::object()},
-                   {"clientInfo", {{"name", "t"}, {"version", "1"}}}}}};
-    init_reply_ = *session_->Handle(init).reply;
-    session_->Handle(Json{{"jsonrpc", "2.0"}, {"method", "notifications/initialized"}});
+    OpenSession(server_);
   }
   Options AllCommands() const {
     Options o;
@@ -83,16 +73,6 @@ class TerminalTest : public ::testing::Test {
     return o;
   }
 
-  // tools/call through the session; returns the result object.
-  Json Call(const std::string& tool, Json args = Json::object()) {
-    Json req = {{"jsonrpc", "2.0"},
-                {"id", ++id_},
-                {"method", "tools/call"},
-                {"params", {{"name", tool}, {"arguments", std::move(args)}}}};
-    auto outcome = session_->Handle(req);
-    if (outcome.reply) return (*outcome.reply)["result"];
-    return outcome.call->Run([](Json) {})["result"];
-  }
   // run_command's result, dumped (compact JSON, as on the wire).
   std::string Run(const std::string& command) { return Call("run_command", {{"command", command}}).dump(); }
 
@@ -115,16 +95,6 @@ class TerminalTest : public ::testing::Test {
   }
   std::string Violation(const std::string& text) const { return Fail("Security violation: " + text); }
 
-  static void WriteAbs(const std::string& path, const std::string& data) {
-    std::ofstream f(path, std::ios::binary);
-    f << data;
-  }
-  static std::string ReadAbs(const std::string& path) {
-    std::ifstream f(path, std::ios::binary);
-    std::stringstream ss;
-    ss << f.rdbuf();
-    return ss.str();
-  }
   void Link(const std::string& target, const std::string& at) {
     ASSERT_EQ(::symlink(target.c_str(), (base_ + at).c_str()), 0) << at;
   }
@@ -132,34 +102,10 @@ class TerminalTest : public ::testing::Test {
   std::string base_, root_;
   Options options_;
   std::shared_ptr<const mcp::ServerDefinition> server_;
-  std::shared_ptr<mcp::Session> session_;
-  Json init_reply_;
-  int id_ = 0;
 
  private:
-  std::map<std::string, std::string> OutsideSnapshot() const {
-    std::map<std::string, std::string> out;
-    Walk(base_, out);
-    return out;
-  }
-  void Walk(const std::string& dir, std::map<std::string, std::string>& out) const {
-    for (const auto& name : fs::ListDir(dir)) {
-      std::string path = dir + "/" + name;
-      if (path == root_) continue;
-      struct stat st {};
-      if (::lstat(path.c_str(), &st) != 0) continue;
-      if (S_ISDIR(st.st_mode)) {
-        out[path] = "dir";
-        Walk(path, out);
-      } else if (S_ISLNK(st.st_mode)) {
-        char buf[4096];
-        ssize_t n = ::readlink(path.c_str(), buf, sizeof buf);
-        out[path] = "link:" + std::string(buf, n > 0 ? static_cast<std::size_t>(n) : 0);
-      } else {
-        out[path] = "file:" + ReadAbs(path);
-      }
-    }
-  }
+  // Everything but the root: what no call may change.
+  std::map<std::string, std::string> OutsideSnapshot() const { return test_support::TreeSnapshot(base_, {root_}); }
   std::map<std::string, std::string> before_;
 };
 

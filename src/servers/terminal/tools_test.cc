@@ -7,6 +7,7 @@
 
 #include "servers/terminal/runner.h"
 #include "servers/terminal/test_support.h"
+#include "servers/test_support/tool_list.h"
 
 namespace sbx::servers::terminal::testing {
 namespace {
@@ -15,20 +16,13 @@ class ToolsTest : public TerminalTest {};
 
 TEST_F(ToolsTest, InitializeAndToolsListMatchReference) {
   EXPECT_EQ(init_reply_["result"]["serverInfo"].dump(), R"({"name":"cli-mcp-server","version":"0.2.1"})");
-  Json list = *session_->Handle(Json{{"jsonrpc", "2.0"}, {"id", 99}, {"method", "tools/list"}}).reply;
-  const Json& tools = list["result"]["tools"];
-  std::ifstream f(TERMINAL_REFERENCE_JSON);
-  if (!f) GTEST_SKIP() << "reference not found: " << TERMINAL_REFERENCE_JSON;
-  Json ref = Json::parse(f);
-  ASSERT_EQ(tools.size(), ref["tools"].size());
-  for (std::size_t i = 0; i < tools.size(); ++i) {
-    const Json& want = ref["tools"][i];
-    EXPECT_EQ(tools[i]["name"], want["name"]);
-    EXPECT_EQ(tools[i]["inputSchema"].dump(), want["inputSchema"].dump()) << want["name"];  // key order too
-    EXPECT_FALSE(tools[i].contains("outputSchema"));
-    EXPECT_FALSE(tools[i].contains("annotations"));
-    EXPECT_FALSE(tools[i].contains("title"));  // upstream sends none
-  }
+  Json tools = ListTools();
+  auto ref = test_support::ReadJsonFile(TERMINAL_REFERENCE_JSON);
+  if (!ref) GTEST_SKIP() << "reference not found: " << TERMINAL_REFERENCE_JSON;
+  // Key order too; upstream sends no title.
+  ASSERT_NO_FATAL_FAILURE(test_support::ExpectToolsMatch(
+      tools, (*ref)["tools"],
+      {.exact = {"inputSchema"}, .absent = {"outputSchema", "annotations", "title"}, .described = false}));
 }
 
 // handle_list_tools builds run_command's description from the policy

@@ -1,36 +1,11 @@
 // Helpers for the code-executor suites: raw tools/call on an SDK client's
-// session (the SDK's result schema may drop fields it does not know, and
-// upstream's answers carry one: "isError" inside the text block), and the
-// parsing of upstream-shaped answers.
+// session (lib/mcp_wire.mjs: upstream's answers carry "isError" inside the
+// text block, which the SDK's result schema may drop), and the parsing of
+// upstream-shaped answers.
 
 import assert from 'node:assert/strict';
 
-/** The JSON-RPC response of a raw tools/call on `client`'s session (JSON or SSE reply). */
-export async function rawToolCall(url, client, name, args, id = 9001) {
-  const transport = client.transport;
-  const r = await fetch(url, {
-    method: 'POST',
-    headers: {
-      'Content-Type': 'application/json',
-      Accept: 'application/json, text/event-stream',
-      'mcp-session-id': transport.sessionId,
-      'mcp-protocol-version': transport.protocolVersion,
-    },
-    body: JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args } }),
-    signal: AbortSignal.timeout(120_000),
-  });
-  assert.equal(r.status, 200, `raw tools/call ${name}: HTTP ${r.status}`);
-  const text = await r.text();
-  if ((r.headers.get('content-type') || '').includes('text/event-stream')) {
-    for (const line of text.split('\n')) {
-      if (!line.startsWith('data:')) continue;
-      const message = JSON.parse(line.slice(5));
-      if (message.id === id) return message;
-    }
-    throw new Error(`no response to ${id} in the event stream: ${text}`);
-  }
-  return JSON.parse(text);
-}
+export { rawToolCall } from './mcp_wire.mjs';
 
 /**
  * Calls `name` through the SDK and returns the parsed JSON of its one text

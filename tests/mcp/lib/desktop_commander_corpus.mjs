@@ -14,25 +14,13 @@
 
 import assert from 'node:assert/strict';
 
+import { PIXEL_PNG, bytes } from './seed_bytes.mjs';
+
 export const ROOT = '@ROOT@';
 export const PID = '@PID@';
 const R = (rel = '') => (rel ? `${ROOT}/${rel}` : ROOT);
 
 export const SEED_MTIME = 1_700_000_000;
-
-// A 1x1 PNG.
-const PIXEL_PNG = Buffer.from(
-  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64');
-
-function bytes(n, seed) {
-  const b = Buffer.alloc(n);
-  let x = seed >>> 0;
-  for (let i = 0; i < n; i++) {
-    x = (Math.imul(x, 1103515245) + 12345) >>> 0;
-    b[i] = x >>> 24;
-  }
-  return b;
-}
 
 /** 11 MiB of numbered lines: past upstream's 10 MiB threshold for its large-file strategies. */
 const BIG_LOG = Array.from({ length: 360448 }, (_, i) => `${String(i).padStart(8, '0')} ${'y'.repeat(22)}\n`).join('');

@@ -12,6 +12,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 
+import { PIXEL_PNG, bytes } from './seed_bytes.mjs';
+
 export const ROOT = '@ROOT@';
 const R = (rel = '') => (rel ? `${ROOT}/${rel}` : ROOT);
 
@@ -20,20 +22,6 @@ export const SEED_MTIME = 1_700_000_000;
 
 const NFC_E = '\u00e9'; // é, one code point
 const NFD_E = 'e\u0301'; // é, e + combining acute
-
-// A 1x1 PNG.
-const PIXEL_PNG = Buffer.from(
-  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64');
-
-function bytes(n, seed) {
-  const b = Buffer.alloc(n);
-  let x = seed >>> 0;
-  for (let i = 0; i < n; i++) {
-    x = (Math.imul(x, 1103515245) + 12345) >>> 0;
-    b[i] = x >>> 24;
-  }
-  return b;
-}
 
 /** 65536 lines of 32 bytes: exactly 2 MiB. */
 const BIG_TEXT = Array.from({ length: 65536 }, (_, i) => `${String(i).padStart(8, '0')} ${'x'.repeat(22)}\n`).join('');

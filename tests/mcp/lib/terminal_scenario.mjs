@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 
+import { rawToolCall } from './mcp_wire.mjs';
 import { REFERENCE_DIR } from './sandboxd.mjs';
 
 export const SEED_FILES = {
@@ -59,29 +60,10 @@ export function securityRules({ commands, flags, maxLength, timeout }) {
 
 /**
  * tools/call over raw HTTP on the session of a connected SDK client; returns
- * the JSON-RPC result exactly as sent (JSON or one SSE event).
+ * the JSON-RPC result exactly as sent (the "error": true fields the SDK strips).
  */
 export async function rawCall(url, client, name, args) {
-  const transport = client.transport;
-  const r = await fetch(url, {
-    method: 'POST',
-    headers: {
-      'Content-Type': 'application/json',
-      Accept: 'application/json, text/event-stream',
-      'mcp-session-id': transport.sessionId,
-      'mcp-protocol-version': transport.protocolVersion,
-    },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 4242, method: 'tools/call', params: { name, arguments: args } }),
-    signal: AbortSignal.timeout(60_000),
-  });
-  const text = await r.text();
-  assert.equal(r.status, 200, text);
-  const messages = (r.headers.get('content-type') || '').startsWith('text/event-stream')
-    ? text.split('\n').filter((l) => l.startsWith('data:')).map((l) => JSON.parse(l.slice(5)))
-    : [JSON.parse(text)];
-  const reply = messages.find((m) => m.id === 4242);
-  assert.ok(reply, `no reply in ${text}`);
-  return reply.result;
+  return (await rawToolCall(url, client, name, args, { id: 4242, timeoutMs: 60_000 })).result;
 }
 
 /** Processes on this host whose command line is exactly `argv` (zombies excluded). */
