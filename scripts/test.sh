@@ -9,7 +9,10 @@ cd "$(dirname "$0")/.."
 ./scripts/install-deps.sh
 
 build=build-test
-cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Debug -DSANDBOXD_SANITIZE=ON -DSANDBOXD_WERROR=ON >/dev/null
+# -g1 (line tables only) is enough for sanitizer reports and makes compiling
+# and linking the ~80 test binaries markedly faster than full debug info.
+cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG=-g1 -DSANDBOXD_SANITIZE=ON \
+  -DSANDBOXD_WERROR=ON >/dev/null
 cmake --build "$build" -j"$(nproc)"
 
 export ASAN_OPTIONS="detect_leaks=1:abort_on_error=0:halt_on_error=1"
