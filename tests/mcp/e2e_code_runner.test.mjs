@@ -256,7 +256,11 @@ describe('code-runner fork bomb: contained by the sandbox\'s process limit', () 
 
   test('a detached bomb (own session) outlives its call: sandbox A refuses new runs, B does not care', async (t) => {
     if (a.unavailable) return t.skip(a.unavailable);
-    const detach = 'setsid bash -c \'bomb() { bomb | bomb & }; bomb; sleep 600\' </dev/null >/dev/null 2>&1 & echo detached';
+    // The call returns only once the bomb has its own session: until then it
+    // is still in the call's process group, which the end of the call kills.
+    const detach = 'rm -f /tmp/bomb-detached; ' +
+      'setsid bash -c \'touch /tmp/bomb-detached; bomb() { bomb | bomb & }; bomb; sleep 600\' </dev/null >/dev/null 2>&1 & ' +
+      'while [ ! -e /tmp/bomb-detached ]; do sleep 0.05; done; echo detached';
     assert.deepEqual(await run(ca, 'shellscript', detach), result('detached\n'));
     // How fast the bomb fills the limit depends on the host's load: wait for it.
     let count = 0;
