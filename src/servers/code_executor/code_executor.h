@@ -71,6 +71,13 @@ struct Options {
   // without a reachable package index fails in seconds, not minutes.
   int pip_timeout_seconds = 10;
   int pip_retries = 1;
+  // The deployment's package source for venv installs (pip's and uv's
+  // --index-url, --find-links and --no-index): a mirror reachable when the
+  // deployment gives sandboxes egress, or a wheelhouse inside the jail
+  // (for example under /data or a read-only bind). Unset: pip's defaults.
+  std::optional<std::string> pip_index_url;
+  std::optional<std::string> pip_find_links;
+  bool pip_no_index = false;
   // Node's exec maxBuffer (1 MiB by default): a command whose stdout or
   // stderr passes it is killed and the call fails with Node's message.
   std::size_t max_output_bytes = 1u << 20;
@@ -79,7 +86,7 @@ struct Options {
 // Settings keys (all optional): storage_dir, env_type, conda_name,
 // venv_path, uv_venv_path, create_missing_venv, python, timeout_seconds,
 // install_timeout_seconds, pip_timeout_seconds, pip_retries,
-// max_output_bytes. Unknown keys and bad values: kInvalidArgument.
+// pip_index_url, pip_find_links, pip_no_index, max_output_bytes. Unknown keys and bad values: kInvalidArgument.
 Result<Options> OptionsFromSettings(const Json& settings);
 
 // No side effects: nothing is created before a tool needs it.

@@ -93,6 +93,9 @@ ShellCommand InstallCommand(const EnvironmentConfig& env, const std::vector<std:
     c.shown = "source " + activate + " && uv pip install " + packages;
     c.script = "source \"$1\" && shift && uv pip install \"$@\"";
     c.extra_env = {"UV_HTTP_TIMEOUT=" + std::to_string(options.pip_timeout_seconds)};
+    if (options.pip_index_url) c.extra_env.push_back("UV_INDEX_URL=" + *options.pip_index_url);
+    if (options.pip_find_links) c.extra_env.push_back("UV_FIND_LINKS=" + *options.pip_find_links);
+    if (options.pip_no_index) c.extra_env.push_back("UV_NO_INDEX=1");
   } else {
     // The environment's own pip (`python3 -m pip`): a venv made without pip
     // still has the system's, which installs into the venv; a bare `pip`
@@ -102,6 +105,10 @@ ShellCommand InstallCommand(const EnvironmentConfig& env, const std::vector<std:
     c.extra_env = {"PIP_DEFAULT_TIMEOUT=" + std::to_string(options.pip_timeout_seconds),
                    "PIP_RETRIES=" + std::to_string(options.pip_retries),
                    "PIP_DISABLE_PIP_VERSION_CHECK=1", "PIP_NO_INPUT=1"};
+    if (options.pip_index_url) c.extra_env.push_back("PIP_INDEX_URL=" + *options.pip_index_url);
+    if (options.pip_find_links)
+      c.extra_env.push_back("PIP_FIND_LINKS=" + *options.pip_find_links);
+    if (options.pip_no_index) c.extra_env.push_back("PIP_NO_INDEX=1");
   }
   c.args = {activate};
   c.args.insert(c.args.end(), words.begin(), words.end());

@@ -38,6 +38,24 @@ Result<double> Number(const Json& value, const std::string& key, double low, dou
   return value.get<double>();
 }
 
+// A package source handed to pip through its environment: a URL of a
+// scheme pip fetches, or (where `path_allowed`) an absolute path. One
+// word: pip splits these variables on whitespace.
+Result<std::string> PackageSource(const Json& value, const std::string& key, bool path_allowed) {
+  auto text = Text(value, key);
+  if (!text) return text.error();
+  const std::string& s = *text;
+  if (s.size() > 2048) return Invalid("\"" + key + "\" is longer than 2048 bytes");
+  for (unsigned char c : s)
+    if (c <= ' ' || c == 0x7f)
+      return Invalid("\"" + key + "\" must not contain blanks or control characters");
+  for (const char* scheme : {"http://", "https://", "file:///"})
+    if (s.rfind(scheme, 0) == 0 && s.size() > std::string(scheme).size()) return s;
+  if (path_allowed && np::IsAbsolute(s)) return np::ResolveAbsolute(s);
+  return Invalid("\"" + key + "\" must be an http://, https:// or file:/// URL" +
+                 (path_allowed ? std::string(" or an absolute path") : std::string()));
+}
+
 std::chrono::milliseconds Millis(double seconds) {
   return std::chrono::milliseconds(static_cast<long long>(std::llround(seconds * 1000)));
 }
@@ -56,6 +74,9 @@ Result<Options> OptionsFromSettings(const Json& settings) {
                                               "install_timeout_seconds",
                                               "pip_timeout_seconds",
                                               "pip_retries",
+                                              "pip_index_url",
+                                              "pip_find_links",
+                                              "pip_no_index",
                                               "max_output_bytes"};
   if (!settings.is_object()) return Invalid("settings must be a JSON object");
   for (const auto& [key, _] : settings.items())
@@ -132,6 +153,24 @@ Result<Options> OptionsFromSettings(const Json& settings) {
     if (!v.is_number_integer() || v.get<long long>() < 0 || v.get<long long>() > 20)
       return Invalid("\"pip_retries\" must be an integer from 0 to 20");
     o.pip_retries = v.get<int>();
+  }
+  if (settings.contains("pip_index_url")) {
+    auto v = PackageSource(settings["pip_index_url"], "pip_index_url", false);
+    if (!v) return v.error();
+    o.pip_index_url = *v;
+  }
+  if (settings.contains("pip_find_links")) {
+    auto v = PackageSource(settings["pip_find_links"], "pip_find_links", true);
+    if (!v) return v.error();
+    o.pip_find_links = *v;
+  }
+  if (settings.contains("pip_no_index")) {
+    if (!settings["pip_no_index"].is_boolean())
+      return Invalid("\"pip_no_index\" must be true or false");
+    o.pip_no_index = settings["pip_no_index"].get<bool>();
+    if (o.pip_no_index && !o.pip_find_links)
+      return Invalid("\"pip_no_index\" needs \"pip_find_links\": without an index pip has no "
+                     "source to install from");
   }
   if (settings.contains("max_output_bytes")) {
     const Json& v = settings["max_output_bytes"];

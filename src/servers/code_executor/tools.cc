@@ -23,9 +23,13 @@ namespace np = filesystem::nodepath;
 constexpr std::size_t kMaxPackages = 500;
 constexpr std::size_t kMaxPackageBytes = 1000;
 
-constexpr const char* kNoNetwork =
-    "No package index is reachable from this sandbox: it has no network access, so only "
-    "requirements that are already installed can be satisfied.\n";
+// The reason a venv install failed in a sandbox without a network route.
+std::string NoNetworkReason(const Options& o) {
+  return "No package index is reachable from this sandbox: it has no network access, so only "
+         "requirements that are already installed" +
+         (o.pip_find_links ? " or found in " + *o.pip_find_links : std::string()) +
+         " can be satisfied.\n";
+}
 
 struct Server {
   Options options;
@@ -218,7 +222,7 @@ mcp::ToolResult InstallDependencies(Server& s, const Json& args, const mcp::Tool
     ShellCommand command = InstallCommand(env, words, s.options, venv && HaveUv(env, s.options));
     ExecOutcome run = RunCommand(command, s.options, s.Limits(ctx, s.options.install_timeout));
     if (!run.ok) {
-      if (venv && !HasNetworkRoute()) run.error += kNoNetwork;
+      if (venv && !HasNetworkRoute()) run.error += NoNetworkReason(s.options);
       throw std::runtime_error(run.error);
     }
     Json body{{"status", "success"},

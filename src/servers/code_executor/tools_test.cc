@@ -9,6 +9,7 @@
 
 #include "servers/code_executor/command.h"
 #include "servers/code_executor/test_support.h"
+#include "servers/process/process.h"
 #include "servers/test_support/tool_list.h"
 
 namespace sbx::servers::code_executor::testing {
@@ -223,6 +224,95 @@ TEST_F(ToolsTest, InstallDependenciesWithPip) {
         "that are already installed can be satisfied.\n";
   ASSERT_GE(error.size(), tail.size());
   EXPECT_EQ(error.substr(error.size() - tail.size()), tail);
+}
+
+// A package source the sandbox reaches: a wheelhouse named by the
+// deployment's pip_find_links (pip_no_index: no index at all). The package
+// installs into the venv and the next run imports it; one the wheelhouse
+// lacks fails with the reason naming the wheelhouse.
+TEST_F(ToolsTest, InstallDependenciesFromTheDeploymentsWheelhouse) {
+  std::string house = base_ + "/wheelhouse";  // outside the workspace: read only
+  std::string pkg = base_ + "/wheel-src";
+  ASSERT_TRUE(fs::MakeDirs(pkg + "/sbx_demo", 0755).ok());
+  ASSERT_TRUE(fs::MakeDirs(pkg + "/sbx_demo-1.0.dist-info", 0755).ok());
+  ASSERT_TRUE(fs::MakeDirs(house, 0755).ok());
+  WriteAbs(pkg + "/sbx_demo/__init__.py", "VALUE = 42\n");
+  WriteAbs(pkg + "/sbx_demo-1.0.dist-info/METADATA",
+           "Metadata-Version: 2.1\nName: sbx-demo\nVersion: 1.0\n");
+  WriteAbs(pkg + "/sbx_demo-1.0.dist-info/WHEEL",
+           "Wheel-Version: 1.0\nGenerator: sandboxd-tests\nRoot-Is-Purelib: true\nTag: py3-none-any\n");
+  WriteAbs(pkg + "/sbx_demo-1.0.dist-info/RECORD", "");
+  process::Spec zip;
+  zip.argv = {"/usr/bin/python3", "-m", "zipfile", "-c", house + "/sbx_demo-1.0-py3-none-any.whl",
+              "sbx_demo", "sbx_demo-1.0.dist-info"};
+  zip.cwd = pkg;
+  zip.env = process::DefaultEnvironment();
+  auto zipped = process::Run(zip, {});
+  ASSERT_TRUE(zipped && zipped->exit.code == 0);
+  before_ = OutsideSnapshot();
+
+  auto o = OptionsFromSettings(Json{{"pip_find_links", house + "/"}, {"pip_no_index", true}});
+  ASSERT_TRUE(o) << o.error().message;
+  options_.pip_find_links = o->pip_find_links;
+  options_.pip_no_index = o->pip_no_index;
+  EXPECT_EQ(*options_.pip_find_links, house);
+  Start();
+  Json body = Body("install_dependencies", {{"packages", {"sbx-demo==1.0"}}}, false);
+  EXPECT_EQ(body.dump(),
+            Json({{"status", "success"},
+                  {"env_type", "venv-uv"},
+                  {"installed_packages", {"sbx-demo==1.0"}},
+                  {"output", "Looking in links: " + house + "\nProcessing " + house +
+                                 "/sbx_demo-1.0-py3-none-any.whl\nInstalling collected "
+                                 "packages: sbx-demo\nSuccessfully installed sbx-demo-1.0\n"}})
+                .dump());
+  body = Body("execute_code",
+              {{"code", "import sbx_demo, sys; print(sbx_demo.VALUE, sbx_demo.__file__.startswith(sys.prefix))"}},
+              false);
+  EXPECT_EQ(body["output"], "42 True\n");
+
+  body = Body("install_dependencies", {{"packages", {"absent-zz"}}}, true);
+  std::string error = body["error"];
+  std::string tail = "ERROR: No matching distribution found for absent-zz\n";
+  if (!HasNetworkRoute())
+    tail += "No package index is reachable from this sandbox: it has no network access, so only "
+            "requirements that are already installed or found in " +
+            house + " can be satisfied.\n";
+  ASSERT_GE(error.size(), tail.size());
+  EXPECT_EQ(error.substr(error.size() - tail.size()), tail);
+}
+
+TEST_F(ToolsTest, PackageSourceSettings) {
+  auto o = OptionsFromSettings(Json{{"pip_index_url", "http://10.0.0.5:3141/root/pypi/+simple/"},
+                                    {"pip_find_links", "/opt/wheels/../wheels"}});
+  ASSERT_TRUE(o);
+  EXPECT_EQ(*o->pip_index_url, "http://10.0.0.5:3141/root/pypi/+simple/");
+  EXPECT_EQ(*o->pip_find_links, "/opt/wheels");
+  EXPECT_FALSE(o->pip_no_index);
+  auto refused = [](Json settings) {
+    auto r = OptionsFromSettings(settings);
+    return r ? std::string("accepted") : r.error().message;
+  };
+  EXPECT_EQ(refused({{"pip_index_url", "/opt/wheels"}}),
+            "code-executor: \"pip_index_url\" must be an http://, https:// or file:/// URL");
+  EXPECT_EQ(refused({{"pip_index_url", "ftp://mirror/simple"}}),
+            "code-executor: \"pip_index_url\" must be an http://, https:// or file:/// URL");
+  EXPECT_EQ(refused({{"pip_index_url", "http://"}}),
+            "code-executor: \"pip_index_url\" must be an http://, https:// or file:/// URL");
+  EXPECT_EQ(refused({{"pip_find_links", "wheels"}}),
+            "code-executor: \"pip_find_links\" must be an http://, https:// or file:/// URL or "
+            "an absolute path");
+  EXPECT_EQ(refused({{"pip_find_links", "/opt/wheels /etc"}}),
+            "code-executor: \"pip_find_links\" must not contain blanks or control characters");
+  EXPECT_EQ(refused({{"pip_index_url", "http://m/" + std::string(2048, 'a')}}),
+            "code-executor: \"pip_index_url\" is longer than 2048 bytes");
+  EXPECT_EQ(refused({{"pip_no_index", true}}),
+            "code-executor: \"pip_no_index\" needs \"pip_find_links\": without an index pip "
+            "has no source to install from");
+  EXPECT_EQ(refused({{"pip_no_index", "yes"}, {"pip_find_links", "/w"}}),
+            "code-executor: \"pip_no_index\" must be true or false");
+  EXPECT_EQ(refused({{"pip_index_url", 5}}),
+            "code-executor: \"pip_index_url\" must be a non-empty string");
 }
 
 TEST_F(ToolsTest, PackageListBounds) {

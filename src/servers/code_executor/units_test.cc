@@ -61,6 +61,19 @@ TEST(InstallCommand, PipUvAndConda) {
   c = InstallCommand(venv, {"numpy"}, o, true);
   EXPECT_EQ(c.shown, "source /v/bin/activate && uv pip install numpy");
   EXPECT_EQ(c.extra_env, (std::vector<std::string>{"UV_HTTP_TIMEOUT=7"}));
+  o.pip_index_url = "https://mirror.example/simple/";
+  o.pip_find_links = "/opt/wheels";
+  o.pip_no_index = true;
+  c = InstallCommand(venv, {"numpy"}, o, false);
+  EXPECT_EQ(c.extra_env,
+            (std::vector<std::string>{"PIP_DEFAULT_TIMEOUT=7", "PIP_RETRIES=2",
+                                      "PIP_DISABLE_PIP_VERSION_CHECK=1", "PIP_NO_INPUT=1",
+                                      "PIP_INDEX_URL=https://mirror.example/simple/",
+                                      "PIP_FIND_LINKS=/opt/wheels", "PIP_NO_INDEX=1"}));
+  c = InstallCommand(venv, {"numpy"}, o, true);
+  EXPECT_EQ(c.extra_env, (std::vector<std::string>{
+                             "UV_HTTP_TIMEOUT=7", "UV_INDEX_URL=https://mirror.example/simple/",
+                             "UV_FIND_LINKS=/opt/wheels", "UV_NO_INDEX=1"}));
   c = InstallCommand(EnvironmentConfig{"conda", "ml", std::nullopt, std::nullopt}, {"six"}, o,
                      false);
   EXPECT_EQ(c.shown,
