@@ -25,11 +25,9 @@ namespace sbx::servers::code_executor::testing {
 class CodeExecutorTest : public test_support::ServerTest {
  protected:
   void SetUp() override {
-    base_ = test_support::MakeTempDir("sbx_ce_test");
-    ASSERT_FALSE(base_.empty());
-    ws_ = base_ + "/ws";
-    outside_ = base_ + "/outside";
-    for (const auto& d : {ws_, outside_, ws_ + "2"}) ASSERT_EQ(::mkdir(d.c_str(), 0755), 0);
+    auto tree = test_support::MakeEscapeTree("sbx_ce_test", "ws");
+    ASSERT_FALSE(tree.base.empty());
+    base_ = tree.base, ws_ = tree.workspace, outside_ = tree.outside;
     WriteAbs(outside_ + "/secret.py", "print('SECRET')\n");
     WriteAbs(ws_ + "2/file.py", "print('SIBLING')\n");
     store_ = ws_ + "/store";

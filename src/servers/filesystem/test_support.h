@@ -24,17 +24,9 @@ namespace sbx::servers::filesystem::testing {
 class FsTest : public test_support::ServerTest {
  protected:
   void SetUp() override {
-    base_ = test_support::MakeTempDir("sbx_fs_test");
-    ASSERT_FALSE(base_.empty());
-    root_ = base_ + "/root";
-    outside_ = base_ + "/outside";
-    for (const auto& d : {root_, outside_, root_ + "2", root_ + "base"})
-      ASSERT_EQ(::mkdir(d.c_str(), 0755), 0);
-    WriteAbs(outside_ + "/secret.txt", "SECRET\n");
-    ASSERT_EQ(::mkdir((outside_ + "/dir").c_str(), 0755), 0);
-    WriteAbs(outside_ + "/dir/inner.txt", "OUTSIDE INNER\n");
-    WriteAbs(root_ + "2/file.txt", "SIBLING2\n");
-    WriteAbs(root_ + "base/file.txt", "SIBLINGBASE\n");
+    auto tree = test_support::MakeEscapeTree("sbx_fs_test");
+    ASSERT_FALSE(tree.base.empty());
+    base_ = tree.base, root_ = tree.workspace, outside_ = tree.outside;
     server_ = MakeServer(Options{{root_}});
     OpenSession(server_);
     before_ = OutsideSnapshot();

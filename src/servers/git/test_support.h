@@ -25,13 +25,11 @@ namespace sbx::servers::git::testing {
 class GitTest : public test_support::ServerTest {
  protected:
   void SetUp() override {
-    base_ = test_support::MakeTempDir("sbx_git_test");
-    ASSERT_FALSE(base_.empty());
-    root_ = base_ + "/root";
-    outside_ = base_ + "/outside";
+    auto tree = test_support::MakeEscapeTree("sbx_git_test");
+    ASSERT_FALSE(tree.base.empty());
+    base_ = tree.base, root_ = tree.workspace, outside_ = tree.outside;
     home_ = base_ + "/home";
-    for (const auto& d : {root_, outside_, home_, root_ + "2"}) ASSERT_EQ(::mkdir(d.c_str(), 0755), 0);
-    WriteAbs(outside_ + "/secret.txt", "SECRET\n");
+    ASSERT_EQ(::mkdir(home_.c_str(), 0755), 0);
     WriteAbs(root_ + "2/sibling.txt", "SIBLING\n");
     options_.workspace_root = root_;
     options_.home = home_;

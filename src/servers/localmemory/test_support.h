@@ -24,11 +24,9 @@ namespace sbx::servers::localmemory::testing {
 class MemoryTest : public test_support::ServerTest {
  protected:
   void SetUp() override {
-    base_ = test_support::MakeTempDir("sbx_localmemory_test");
-    ASSERT_FALSE(base_.empty());
-    root_ = base_ + "/root";
-    outside_ = base_ + "/outside";
-    for (const auto& d : {root_, outside_, root_ + "2"}) ASSERT_EQ(::mkdir(d.c_str(), 0755), 0);
+    auto tree = test_support::MakeEscapeTree("sbx_localmemory_test");
+    ASSERT_FALSE(tree.base.empty());
+    base_ = tree.base, root_ = tree.workspace, outside_ = tree.outside;
     options_.workspace = root_;
     options_.memory_file = "memory.jsonl";
     Restart();

@@ -1,5 +1,5 @@
 // File helpers for the servers' unit tests: a fresh temporary directory,
-// whole-file reads and writes, and a snapshot of a tree that tests compare
+// the tree escape tests aim at, whole-file reads and writes, and a snapshot of a tree that tests compare
 // before and after to prove a call changed nothing outside its root.
 #pragma once
 
@@ -44,6 +44,33 @@ inline std::string ReadFile(const std::string& path) {
 inline bool Exists(const std::string& path) {
   struct stat st {};
   return ::lstat(path.c_str(), &st) == 0;
+}
+
+// The tree the escape tests aim at, in a fresh temporary directory `base`:
+// the workspace `<base>/<workspace_name>` and, beside it, "outside"
+// (secret.txt, dir/inner.txt) and two siblings whose names start with the
+// workspace's, "<workspace>2" and "<workspace>base" (file.txt in each): what
+// a prefix check without a separator would let through. `base` is "" (and
+// the test has failed) when a step fails.
+struct EscapeTree {
+  std::string base, workspace, outside;
+};
+inline EscapeTree MakeEscapeTree(const std::string& tag, const std::string& workspace_name = "root") {
+  EscapeTree t;
+  std::string base = MakeTempDir(tag);
+  if (base.empty()) return t;
+  std::string ws = base + "/" + workspace_name, outside = base + "/outside";
+  for (const auto& d : {ws, outside, outside + "/dir", ws + "2", ws + "base"}) {
+    if (::mkdir(d.c_str(), 0755) != 0) {
+      ADD_FAILURE() << "mkdir " << d;
+      return t;
+    }
+  }
+  WriteFile(outside + "/secret.txt", "SECRET\n");
+  WriteFile(outside + "/dir/inner.txt", "OUTSIDE INNER\n");
+  WriteFile(ws + "2/file.txt", "SIBLING2\n");
+  WriteFile(ws + "base/file.txt", "SIBLINGBASE\n");
+  return {base, ws, outside};
 }
 
 // Every path below `dir` with its type and content ("dir", "link:<target>",
