@@ -7,6 +7,8 @@
 #include <cerrno>
 #include <cstring>
 
+#include "core/json_text.h"
+
 namespace sbx::agent {
 namespace {
 
@@ -30,20 +32,24 @@ std::string EncodeFrame(const std::string& text) {
   return frame;
 }
 
-std::string DumpMessage(const Json& message) { return message.dump(-1, ' ', false, Json::error_handler_t::replace); }
+std::string DumpMessage(const Json& message) {
+  std::string text;
+  AppendJson(text, message);
+  return text;
+}
 
 std::string McpReplyFrame(const Json& id, const Json* message) {
   bool result = message && message->is_object() && message->contains("result");
   std::string text = Json{{"id", id}, {"result", result}}.dump();
   text += '\n';
-  if (message && !message->is_null()) text += DumpMessage(*message);
+  if (message && !message->is_null()) AppendJson(text, *message);
   return text;
 }
 
 std::string McpNoteFrame(const Json& call, const Json& message) {
   std::string text = Json{{"method", "mcp.notify"}, {"call", call}}.dump();
   text += '\n';
-  text += DumpMessage(message);
+  AppendJson(text, message);
   return text;
 }
 

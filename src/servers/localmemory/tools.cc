@@ -5,7 +5,10 @@
 //
 // Failures are returned as error results rather than thrown: an entity
 // name may hold a NUL byte, which an exception's what() would cut off.
+#include <memory>
 #include <mutex>
+
+#include "core/json_text.h"
 
 #include "servers/localmemory/graph_file.h"
 #include "servers/localmemory/knowledge_graph.h"
@@ -25,6 +28,19 @@ struct Store {
   explicit Store(const Options& o) : file(o.workspace, o.memory_file, o.max_file_bytes) {}
   MemoryFile file;
   std::mutex mutation;  // held from load to save of every mutating call
+
+  // The last file content parsed, and its graph. The file is still read on
+  // every call (another server may have changed it); only an identical
+  // content skips the parse, so no timestamp can make it stale.
+  std::mutex parsed_mu;
+  std::string parsed_bytes;
+  std::shared_ptr<const KnowledgeGraph> parsed;
+
+  void Remember(std::string bytes, std::shared_ptr<const KnowledgeGraph> graph) {
+    std::lock_guard lock(parsed_mu);
+    parsed_bytes = std::move(bytes);
+    parsed = std::move(graph);
+  }
 };
 
 // ---------------------------------------------------------------- arguments
@@ -75,16 +91,22 @@ ObservationDeletion DeletionArg(const Json& j) {
 
 // ---------------------------------------------------------------- results
 
+std::string Indented(const Json& value) {
+  std::string text;
+  AppendJsonIndented(text, value, 2);
+  return text;
+}
+
 // Upstream: text JSON.stringify(value, null, 2), structuredContent {key: value}.
-ToolResult JsonResult(const Json& value, const char* key) {
-  ToolResult r = ToolResult::Text(value.dump(2));
-  r.structured = Json{{key, value}};
+ToolResult JsonResult(Json value, const char* key) {
+  ToolResult r = ToolResult::Text(Indented(value));
+  r.structured = Json{{key, std::move(value)}};
   return r;
 }
 
 ToolResult GraphResult(const KnowledgeGraph& graph) {
   Json value = ToJson(graph);
-  ToolResult r = ToolResult::Text(value.dump(2));
+  ToolResult r = ToolResult::Text(Indented(value));
   r.structured = std::move(value);
   return r;
 }
@@ -97,11 +119,19 @@ ToolResult DoneResult(const char* message) {
 
 // ---------------------------------------------------------------- file
 
-Result<KnowledgeGraph> Load(const Store& store) {
+Result<std::shared_ptr<const KnowledgeGraph>> Load(Store& store) {
   auto bytes = store.file.Read();
   if (!bytes) return bytes.error();
-  if (!*bytes) return KnowledgeGraph{};
-  return ParseGraphFile(**bytes, store.file.shown_path());
+  if (!*bytes) return std::make_shared<const KnowledgeGraph>();
+  {
+    std::lock_guard lock(store.parsed_mu);
+    if (store.parsed && store.parsed_bytes == **bytes) return store.parsed;
+  }
+  auto graph = ParseGraphFile(**bytes, store.file.shown_path());
+  if (!graph) return graph.error();
+  auto parsed = std::make_shared<const KnowledgeGraph>(*std::move(graph));
+  store.Remember(std::move(**bytes), parsed);
+  return parsed;
 }
 
 // Load, change, save under the mutation lock. `change` returns the result
@@ -109,21 +139,24 @@ Result<KnowledgeGraph> Load(const Store& store) {
 template <class Change>
 ToolResult Mutate(Store& store, Change change) {
   std::lock_guard lock(store.mutation);
-  auto graph = Load(store);
-  if (!graph) return ToolResult::Error(graph.error().message);
+  auto loaded = Load(store);
+  if (!loaded) return ToolResult::Error(loaded.error().message);
+  auto graph = std::make_shared<KnowledgeGraph>(**loaded);
   Result<ToolResult> result = change(*graph);
   if (!result) return ToolResult::Error(result.error().message);
   // Upstream rewrites the file after every mutation, changed or not.
-  if (auto saved = store.file.Write(SerializeGraph(*graph)); !saved)
+  std::string bytes = SerializeGraph(*graph);
+  if (auto saved = store.file.Write(bytes); !saved)
     return ToolResult::Error(saved.error().message);
+  store.Remember(std::move(bytes), std::move(graph));
   return *std::move(result);
 }
 
 template <class Query>
-ToolResult Inspect(const Store& store, Query query) {
+ToolResult Inspect(Store& store, Query query) {
   auto graph = Load(store);
   if (!graph) return ToolResult::Error(graph.error().message);
-  return GraphResult(query(*graph));
+  return GraphResult(query(**graph));
 }
 
 // ---------------------------------------------------------------- tools

@@ -1,6 +1,9 @@
 // Every tool through a real MCP session, with the exact results upstream
 // (server-memory 2026.8.31, captured over stdio on Node 22) gives for the
 // same calls, the file each leaves behind, and the corrupt-file behaviour.
+#include <fcntl.h>
+#include <sys/stat.h>
+
 #include <fstream>
 
 #include "servers/localmemory/test_support.h"
@@ -285,6 +288,39 @@ TEST_F(ToolsTest, InvalidArgumentsGetTheSdksMessages) {
             "expected array, received "
             "undefined at entities[0].observations");
   EXPECT_FALSE(Exists(MemoryPath()));
+}
+
+}  // namespace
+}  // namespace sbx::servers::localmemory::testing
+
+namespace sbx::servers::localmemory::testing {
+namespace {
+
+// The parsed graph is reused only for an identical file: a change made
+// behind the server's back (same size, same timestamps) is seen at once,
+// and so is a file that became corrupt after a clean read.
+TEST_F(ToolsTest, AChangedFileIsReadAgainWhateverItsTimestamps) {
+  const std::string a = R"({"type":"entity","name":"Ann","entityType":"cat","observations":[]})";
+  const std::string b = R"({"type":"entity","name":"Bob","entityType":"dog","observations":[]})";
+  WriteMemory(a);
+  struct stat before {};
+  ASSERT_EQ(::stat(MemoryPath().c_str(), &before), 0);
+  EXPECT_NE(Ok("read_graph").find("\"Ann\""), std::string::npos);
+  EXPECT_NE(Ok("search_nodes", R"({"query":"cat"})").find("\"Ann\""), std::string::npos);
+  WriteMemory(b);
+  const struct timespec times[2] = {before.st_atim, before.st_mtim};
+  ASSERT_EQ(::utimensat(AT_FDCWD, MemoryPath().c_str(), times, 0), 0);
+  EXPECT_EQ(Ok("read_graph"),
+            "{\n  \"entities\": [\n    {\n      \"name\": \"Bob\",\n      \"entityType\": \"dog\",\n"
+            "      \"observations\": []\n    }\n  ],\n  \"relations\": []\n}");
+  // A mutation starts from the file as it is now, and the next read sees it.
+  Ok("add_observations", R"({"observations":[{"entityName":"Bob","contents":["barks"]}]})");
+  EXPECT_EQ(ReadMemory(), R"({"type":"entity","name":"Bob","entityType":"dog","observations":["barks"]})");
+  EXPECT_NE(Ok("open_nodes", R"({"names":["Bob"]})").find("\"barks\""), std::string::npos);
+  WriteMemory(b.substr(0, b.size() - 1) + "x");
+  const std::string corrupt =
+      "The memory file " + MemoryPath() + " is corrupt: line 1: not valid JSON (syntax error";
+  EXPECT_EQ(Err("read_graph").substr(0, corrupt.size()), corrupt);
 }
 
 }  // namespace
