@@ -102,12 +102,22 @@ int Run(const DaemonConfig& config) {
 
   auto host_port = SplitHostPort(config.listen);
   if (!host_port) return Fail(host_port.error().message);
-  asio::io_context io;
+  // One io_context per io thread, each run by its thread alone: a request,
+  // its calls to the sandbox's agent and the answer stay on one thread. (One
+  // context shared by all threads handed every step of a call to another
+  // thread, and those wake-ups were most of sandboxd's cost per MCP call.)
+  std::vector<std::unique_ptr<asio::io_context>> ios;
+  std::vector<asio::io_context*> io_ptrs;
+  for (int i = 0; i < config.io_threads; ++i) {
+    ios.push_back(std::make_unique<asio::io_context>(1));
+    io_ptrs.push_back(ios.back().get());
+  }
+  asio::io_context& io = *ios.front();
   http::Router router;
   http::ServerOptions options;
   options.host = host_port->first;
   options.port = host_port->second;
-  http::Server server(io, options, [&router](http::Exchange& ex) { return router.Dispatch(ex); });
+  http::Server server(io, io_ptrs, options, [&router](http::Exchange& ex) { return router.Dispatch(ex); });
   auto endpoint = server.Listen();
   if (!endpoint) return Fail(endpoint.error().message);
 
@@ -154,7 +164,7 @@ int Run(const DaemonConfig& config) {
     if (ec) return;
     spdlog::info("signal {}: shutting down", sig);
     server.Stop();
-    io.stop();
+    for (auto& context : ios) context->stop();
   });
 
   server.Start();
@@ -164,8 +174,12 @@ int Run(const DaemonConfig& config) {
   spdlog::info("sandboxd listening on {} (public URL {}, data dir {})", bound, mc.public_url,
                config.data_dir);
 
+  // The other contexts have no work until connections come: keep them
+  // running until the signal stops them.
+  std::vector<asio::executor_work_guard<asio::io_context::executor_type>> keep_running;
+  for (std::size_t i = 1; i < ios.size(); ++i) keep_running.push_back(asio::make_work_guard(*ios[i]));
   std::vector<std::thread> threads;
-  for (int i = 1; i < config.io_threads; ++i) threads.emplace_back([&io] { io.run(); });
+  for (std::size_t i = 1; i < ios.size(); ++i) threads.emplace_back([context = ios[i].get()] { context->run(); });
   io.run();
   for (auto& t : threads) t.join();
   blocking_pool.join();

@@ -170,20 +170,33 @@ void AgentLink::Fail(const std::string& why) {
   if (on_close_) on_close_(this);
 }
 
-Result<std::shared_ptr<AgentLink>> AgentLinks::Get(const std::string& sandbox_id, const std::string& socket_path) {
+Result<std::shared_ptr<AgentLink>> AgentLinks::Get(const asio::any_io_executor& caller, const std::string& sandbox_id,
+                                                   const std::string& socket_path) {
+  // The caller's io_context: its executor, or the strand of a connection.
+  std::optional<asio::io_context::executor_type> io;
+  if (auto* strand = caller.target<asio::strand<asio::io_context::executor_type>>())
+    io = strand->get_inner_executor();
+  else if (auto* plain = caller.target<asio::io_context::executor_type>())
+    io = *plain;
+  Key key{sandbox_id, io ? reinterpret_cast<std::uintptr_t>(&io->context()) : 0};
   std::lock_guard lock(mu_);
-  if (auto it = links_.find(sandbox_id); it != links_.end()) return it->second;
-  auto link = AgentLink::Connect(executor_, socket_path,
+  if (auto it = links_.find(key); it != links_.end()) return it->second;
+  auto link = AgentLink::Connect(io ? asio::any_io_executor(*io) : fallback_, socket_path,
                                  [this, sandbox_id](AgentLink* gone) { Drop(sandbox_id, gone); });
   if (!link) return link.error();
-  links_.emplace(sandbox_id, *link);
+  links_.emplace(std::move(key), *link);
   return *link;
 }
 
 void AgentLinks::Drop(const std::string& sandbox_id, const AgentLink* link) {
   std::lock_guard lock(mu_);
-  auto it = links_.find(sandbox_id);
-  if (it != links_.end() && it->second.get() == link) links_.erase(it);
+  for (auto it = links_.lower_bound(Key{sandbox_id, 0}); it != links_.end() && it->first.first == sandbox_id;
+       ++it) {
+    if (it->second.get() == link) {
+      links_.erase(it);
+      return;
+    }
+  }
 }
 
 }  // namespace sbx::gateway

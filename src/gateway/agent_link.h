@@ -15,6 +15,7 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <utility>
 
 #include "core/json.h"
 #include "core/result.h"
@@ -69,19 +70,26 @@ class AgentLink : public std::enable_shared_from_this<AgentLink> {
   std::int64_t next_id_ = 1;
 };
 
-// The live links, by sandbox id.
+// The live links, by sandbox id and io_context. sandboxd runs one
+// io_context per thread; a call through a link of the caller's own context
+// never leaves the caller's thread (handing each call to another thread and
+// back cost more than the rest of a small call).
 class AgentLinks {
  public:
-  explicit AgentLinks(asio::any_io_executor executor) : executor_(std::move(executor)) {}
-  // The sandbox's link, connecting to `socket_path` if there is none.
-  Result<std::shared_ptr<AgentLink>> Get(const std::string& sandbox_id, const std::string& socket_path);
-  // Forgets the sandbox's link if it is `link` (a newer one stays).
+  // `fallback` serves callers whose executor is not an io_context's.
+  explicit AgentLinks(asio::any_io_executor fallback) : fallback_(std::move(fallback)) {}
+  // The sandbox's link for the io_context of `caller`, connecting to
+  // `socket_path` if there is none.
+  Result<std::shared_ptr<AgentLink>> Get(const asio::any_io_executor& caller, const std::string& sandbox_id,
+                                         const std::string& socket_path);
+  // Forgets `link` if it is still listed (a newer one stays).
   void Drop(const std::string& sandbox_id, const AgentLink* link);
 
  private:
-  asio::any_io_executor executor_;
+  using Key = std::pair<std::string, std::uintptr_t>;  // sandbox id, io_context's address
+  asio::any_io_executor fallback_;
   std::mutex mu_;
-  std::map<std::string, std::shared_ptr<AgentLink>> links_;
+  std::map<Key, std::shared_ptr<AgentLink>> links_;
 };
 
 }  // namespace sbx::gateway

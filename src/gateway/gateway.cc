@@ -123,8 +123,9 @@ Task<void> Gateway::Serve(http::Exchange& ex) {
   else co_await Delete(ex, target);
 }
 
-Result<std::shared_ptr<AgentLink>> Gateway::LinkFor(const Target& target) {
-  return links_.Get(target.sandbox.id, manager_.WorkspaceOf(target.sandbox.id).socket_path());
+Task<Result<std::shared_ptr<AgentLink>>> Gateway::LinkFor(const Target& target) {
+  auto caller = co_await asio::this_coro::executor;
+  co_return links_.Get(caller, target.sandbox.id, manager_.WorkspaceOf(target.sandbox.id).socket_path());
 }
 
 Task<void> Gateway::Post(http::Exchange& ex, const Target& target) {
@@ -171,7 +172,7 @@ Task<void> Gateway::Post(http::Exchange& ex, const Target& target) {
     co_await ex.Send(RpcFailure(400, -32000, "Bad Request: Mcp-Session-Id header is required"));
     co_return;
   }
-  auto link = LinkFor(target);
+  auto link = co_await LinkFor(target);
   if (!link) {
     co_await ex.Send(http::JsonError(503, "The sandbox's agent is not running (" + link.error().message +
                                               "); reset the sandbox to restart it"));
@@ -247,7 +248,7 @@ Task<void> Gateway::Get(http::Exchange& ex, const Target& target) {
     co_await ex.Send(RpcFailure(400, -32000, "Bad Request: Mcp-Session-Id header is required"));
     co_return;
   }
-  auto link = LinkFor(target);
+  auto link = co_await LinkFor(target);
   if (!link) {
     co_await ex.Send(http::JsonError(503, "The sandbox's agent is not running; reset the sandbox to restart it"));
     co_return;
@@ -287,7 +288,7 @@ Task<void> Gateway::Delete(http::Exchange& ex, const Target& target) {
     co_await ex.Send(RpcFailure(400, -32000, "Bad Request: Mcp-Session-Id header is required"));
     co_return;
   }
-  auto link = LinkFor(target);
+  auto link = co_await LinkFor(target);
   if (!link) {
     co_await ex.Send(RpcFailure(404, mcp::kSessionNotFound, "Session not found"));
     co_return;

@@ -45,7 +45,8 @@ class Gateway {
  private:
   struct Target;
   Task<void> Serve(http::Exchange& ex);
-  Result<std::shared_ptr<AgentLink>> LinkFor(const Target& target);
+  // The link on the caller's io_context (see AgentLinks).
+  Task<Result<std::shared_ptr<AgentLink>>> LinkFor(const Target& target);
   Task<void> Post(http::Exchange& ex, const Target& target);
   Task<void> Get(http::Exchange& ex, const Target& target);
   Task<void> Delete(http::Exchange& ex, const Target& target);

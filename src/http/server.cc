@@ -12,7 +12,17 @@
 namespace sbx::http {
 
 Server::Server(asio::io_context& io, ServerOptions options, Handler handler)
-    : io_(io), options_(std::move(options)), handler_(std::move(handler)), acceptor_(io) {}
+    : Server(io, {&io}, std::move(options), std::move(handler)) {}
+
+Server::Server(asio::io_context& io, std::vector<asio::io_context*> connection_ios, ServerOptions options,
+               Handler handler)
+    : io_(io),
+      connection_ios_(std::move(connection_ios)),
+      options_(std::move(options)),
+      handler_(std::move(handler)),
+      acceptor_(io) {
+  if (connection_ios_.empty()) connection_ios_.push_back(&io_);
+}
 
 Server::~Server() { Stop(); }
 
@@ -60,8 +70,9 @@ void Server::Stop() {
 Task<void> Server::AcceptLoop() {
   for (;;) {
     beast::error_code ec;
+    asio::io_context& serving = *connection_ios_[next_io_++ % connection_ios_.size()];
     asio::ip::tcp::socket socket = co_await acceptor_.async_accept(
-        asio::make_strand(io_), asio::redirect_error(asio::use_awaitable, ec));
+        asio::make_strand(serving), asio::redirect_error(asio::use_awaitable, ec));
     if (ec) {
       if (ec == asio::error::operation_aborted || !acceptor_.is_open()) co_return;
       spdlog::warn("accept failed: {}", ec.message());

@@ -33,6 +33,11 @@ struct ServerOptions {
 class Server {
  public:
   Server(asio::io_context& io, ServerOptions options, Handler handler);
+  // Accepts on `io` and hands connections to `connection_ios` in turn
+  // (sandboxd runs one io_context per thread, so that a request and the
+  // work it waits for stay on one thread).
+  Server(asio::io_context& io, std::vector<asio::io_context*> connection_ios, ServerOptions options,
+         Handler handler);
   ~Server();
 
   // Binds and listens; returns the bound endpoint (port 0 picks a free one).
@@ -58,6 +63,8 @@ class Server {
   };
 
   asio::io_context& io_;
+  std::vector<asio::io_context*> connection_ios_;
+  std::size_t next_io_ = 0;  // touched only by the accept loop
   ServerOptions options_;
   Handler handler_;
   asio::ip::tcp::acceptor acceptor_;
