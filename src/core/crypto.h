@@ -1,5 +1,7 @@
-// Cryptographic primitives over OpenSSL 3: randomness, SHA-256, HMAC-SHA256
-// and a constant-time comparison. Thread-safe (OpenSSL 3 is).
+// Cryptographic primitives: randomness and hex (random.cc, the kernel's
+// CSPRNG), SHA-256, HMAC-SHA256 and a constant-time comparison (crypto.cc,
+// OpenSSL 3). Thread-safe. Code that uses only the first two does not pull
+// OpenSSL in (the sandbox agent).
 #pragma once
 
 #include <cstddef>
@@ -8,7 +10,7 @@
 
 namespace sbx::crypto {
 
-// Bytes from the OS CSPRNG (RAND_bytes). Aborts if the CSPRNG fails: every
+// Bytes from the OS CSPRNG (getrandom). Aborts if the CSPRNG fails: every
 // caller uses these for secrets, and a weak fallback would be worse than none.
 std::string RandomBytes(std::size_t n);
 

@@ -1,8 +1,7 @@
 #include "servers/filesystem/media.h"
 
-#include <openssl/evp.h>
-
 #include <cctype>
+#include <cstdint>
 #include <cstdio>
 
 #include "servers/filesystem/file_ops.h"
@@ -10,11 +9,22 @@
 
 namespace sbx::servers::filesystem {
 std::string Base64(std::string_view data) {
-  std::string out(4 * ((data.size() + 2) / 3) + 1, '\0');
-  int n = EVP_EncodeBlock(reinterpret_cast<unsigned char*>(out.data()),
-                          reinterpret_cast<const unsigned char*>(data.data()),
-                          static_cast<int>(data.size()));
-  out.resize(static_cast<std::size_t>(n));
+  static constexpr char kAlphabet[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+  std::string out;
+  out.reserve(4 * ((data.size() + 2) / 3));
+  std::size_t i = 0;
+  auto byte = [&data](std::size_t k) { return static_cast<std::uint32_t>(static_cast<unsigned char>(data[k])); };
+  for (; i + 3 <= data.size(); i += 3) {
+    std::uint32_t v = byte(i) << 16 | byte(i + 1) << 8 | byte(i + 2);
+    for (int shift : {18, 12, 6, 0}) out.push_back(kAlphabet[(v >> shift) & 63]);
+  }
+  if (std::size_t rest = data.size() - i; rest > 0) {
+    std::uint32_t v = byte(i) << 16 | (rest == 2 ? byte(i + 1) << 8 : 0);
+    out.push_back(kAlphabet[(v >> 18) & 63]);
+    out.push_back(kAlphabet[(v >> 12) & 63]);
+    out.push_back(rest == 2 ? kAlphabet[(v >> 6) & 63] : '=');
+    out.push_back('=');
+  }
   return out;
 }
 

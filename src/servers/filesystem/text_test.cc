@@ -187,3 +187,27 @@ TEST(TextEditsTest, ExactThenWhitespaceTolerant) {
 
 }  // namespace
 }  // namespace sbx::servers::filesystem
+
+namespace sbx::servers::filesystem {
+namespace {
+
+// Buffer#toString('base64'): RFC 4648's test vectors, and every byte value
+// (the 256 bytes 0..255 encode to a fixed, well-known text).
+TEST(Base64, AsNodeEncodesIt) {
+  EXPECT_EQ(Base64(""), "");
+  EXPECT_EQ(Base64("f"), "Zg==");
+  EXPECT_EQ(Base64("fo"), "Zm8=");
+  EXPECT_EQ(Base64("foo"), "Zm9v");
+  EXPECT_EQ(Base64("foob"), "Zm9vYg==");
+  EXPECT_EQ(Base64("fooba"), "Zm9vYmE=");
+  EXPECT_EQ(Base64("foobar"), "Zm9vYmFy");
+  std::string all;
+  for (int i = 0; i < 256; ++i) all.push_back(static_cast<char>(i));
+  std::string encoded = Base64(all);
+  EXPECT_EQ(encoded.size(), 344u);
+  EXPECT_EQ(encoded.substr(0, 24), "AAECAwQFBgcICQoLDA0ODxAR");
+  EXPECT_EQ(encoded.substr(encoded.size() - 24), "8PHy8/T19vf4+fr7/P3+/w==");
+}
+
+}  // namespace
+}  // namespace sbx::servers::filesystem
