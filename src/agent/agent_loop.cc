@@ -10,8 +10,6 @@
 
 #include <chrono>
 #include <cstdio>
-#include <cstdlib>
-#include <functional>
 #include <memory>
 #include <mutex>
 #include <vector>
@@ -19,7 +17,6 @@
 #include "agent/executions.h"
 #include "agent/mcp_host.h"
 #include "agent/protocol.h"
-#include "agent/workers.h"
 #include "servers/process/process.h"
 
 namespace sbx::agent {
@@ -66,13 +63,6 @@ class Agent {
   int Run();
 
  private:
-  // The I/O loop, run by one thread at a time (the leader). When requests
-  // bring tool calls, the leader hands the loop to another thread and runs
-  // the first call itself, so a call starts without waiting for a thread to
-  // wake up (on a VM that wake-up was a fifth of a small call's latency);
-  // returns after that call. Without a thread to take over, the calls
-  // queue for the workers and the loop goes on.
-  void Lead();
   void Accept();
   void Serve(std::size_t index);
   Json Dispatch(Message& m, const std::shared_ptr<Connection>& from);
@@ -82,13 +72,9 @@ class Agent {
   int listen_fd_;
   int signal_fd_ = -1;
   std::chrono::steady_clock::time_point started_;
-  // Touched by the leader only; each hand-over of the loop goes through
-  // the workers' mutex, so a new leader sees the last one's changes.
   std::vector<std::shared_ptr<Connection>> channels_;
-  std::vector<std::function<void()>> calls_;  // read in this round of the loop
   Executions executions_;
   McpHost mcp_;
-  Workers workers_{32};  // last: joined before the sessions go
 };
 
 int Agent::Run() {
@@ -103,12 +89,6 @@ int Agent::Run() {
     std::perror("sandbox-agent: signalfd");
     return 1;
   }
-  Lead();
-  workers_.Join();  // never returns
-  return 0;
-}
-
-void Agent::Lead() {
   for (;;) {
     std::vector<struct pollfd> fds;
     fds.push_back({listen_fd_, POLLIN, 0});
@@ -116,25 +96,14 @@ void Agent::Lead() {
     for (const auto& c : channels_) fds.push_back({c->channel.fd(), POLLIN, 0});
     if (::poll(fds.data(), fds.size(), -1) < 0) {
       if (errno == EINTR) continue;
-      // Cannot happen with valid descriptors; an agent without its loop is
-      // useless, and pid 1 exiting ends the sandbox, which sandboxd sees.
       std::perror("sandbox-agent: poll");
-      std::_Exit(1);
+      return 1;
     }
     if (fds[1].revents) Reap();
     if (fds[0].revents) Accept();
     // Serve from the back so a closed channel's removal keeps earlier indexes.
     for (std::size_t i = fds.size(); i-- > 2;)
       if (fds[i].revents) Serve(i - 2);
-    if (calls_.empty()) continue;
-    auto calls = std::move(calls_);
-    calls_.clear();
-    for (std::size_t i = 1; i < calls.size(); ++i) workers_.Post(std::move(calls[i]));
-    if (workers_.PostFirstIfFree([this] { Lead(); })) {
-      calls.front()();
-      return;
-    }
-    workers_.Post(std::move(calls.front()));
   }
 }
 
@@ -171,10 +140,9 @@ Json Agent::Dispatch(Message& m, const std::shared_ptr<Connection>& from) {
   if (method == "mcp") {
     // Answered through the connection, now or when the tool call finishes.
     std::weak_ptr<Connection> weak = from;
-    auto call = mcp_.Message(id, params, [weak](const std::string& text) {
+    mcp_.Message(id, params, [weak](const std::string& text) {
       if (auto c = weak.lock()) c->SendText(text);
     });
-    if (call) calls_.push_back(std::move(call));
     return Json();
   }
   if (method == "mcp.close") {

@@ -14,7 +14,8 @@ std::string Key(const std::string& server, const std::string& session) { return 
 
 }  // namespace
 
-McpHost::McpHost(std::size_t max_sessions) : max_sessions_(max_sessions) {}
+McpHost::McpHost(std::size_t max_sessions, std::size_t max_workers)
+    : max_sessions_(max_sessions), workers_(max_workers) {}
 
 std::size_t McpHost::sessions() const {
   std::lock_guard lock(mu_);
@@ -53,14 +54,14 @@ Result<std::shared_ptr<mcp::Session>> McpHost::Open(const Json& params) {
   return session;
 }
 
-std::function<void()> McpHost::Message(const Json& id, const Json& params, const Reply& reply) {
+void McpHost::Message(const Json& id, const Json& params, const Reply& reply) {
   auto session = Open(params);
   if (!session) {
     int code = session.error().code == ErrorCode::kNotFound      ? kNotFoundCode
                : session.error().code == ErrorCode::kUnavailable ? kUnavailableCode
                                                                  : kInvalidParams;
     reply(ErrorResponse(id, code, session.error().message).dump());
-    return nullptr;
+    return;
   }
   const Json& message = params.contains("message") ? params["message"] : Json();
   mcp::Session::Outcome outcome = (*session)->Handle(message);
@@ -75,13 +76,13 @@ std::function<void()> McpHost::Message(const Json& id, const Json& params, const
   }
   if (!outcome.call) {
     reply(McpReplyFrame(id, outcome.reply ? &*outcome.reply : nullptr));
-    return nullptr;
+    return;
   }
-  return [call = std::move(outcome.call), id, reply] {
+  workers_.Post([call = std::move(outcome.call), id, reply] {
     auto notify = [&](Json message) { reply(McpNoteFrame(id, message)); };
     Json answer = call->Run(notify);
     reply(McpReplyFrame(id, &answer));
-  };
+  });
 }
 
 Result<Json> McpHost::Close(const Json& params) {

@@ -11,9 +11,8 @@
 // "mcp.session" says whether one exists. Sessions live here, not in sandboxd, so they
 // survive a sandboxd restart with the jail.
 //
-// Thread-safety: Message/Close/Probe are called from the agent's I/O loop;
-// the tool calls Message returns run on other threads and answer through the
-// thread-safe `Reply` given.
+// Thread-safety: Message/Close/Probe are called from the agent's I/O thread;
+// replies are sent from workers through the thread-safe `Reply` given.
 #pragma once
 
 #include <cstdint>
@@ -24,6 +23,7 @@
 #include <mutex>
 #include <string>
 
+#include "agent/workers.h"
 #include "core/json.h"
 #include "core/result.h"
 #include "mcp/server.h"
@@ -35,14 +35,11 @@ class McpHost {
   // Sends one frame's text to sandboxd on the connection the request came from.
   using Reply = std::function<void(const std::string& text)>;
 
-  explicit McpHost(std::size_t max_sessions = 256);
+  explicit McpHost(std::size_t max_sessions = 256, std::size_t max_workers = 32);
 
   // Handles an "mcp" request (id = sandboxd's request id). Errors (unknown
   // server or session, bad params) are answered through `reply` as well.
-  // A tool call is returned for the caller to run (off the I/O loop); it
-  // answers through `reply` when it ends. Anything else is answered at once
-  // and null is returned.
-  std::function<void()> Message(const Json& id, const Json& params, const Reply& reply);
+  void Message(const Json& id, const Json& params, const Reply& reply);
   Result<Json> Close(const Json& params);
   Result<Json> Probe(const Json& params);
   std::size_t sessions() const;
@@ -58,6 +55,7 @@ class McpHost {
   mutable std::mutex mu_;
   std::map<std::string, Entry> sessions_;  // by server + '\n' + session id
   std::list<std::string> lru_;             // front = most recently used
+  Workers workers_;                        // last: joined before the sessions go
 };
 
 }  // namespace sbx::agent

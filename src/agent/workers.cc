@@ -32,25 +32,6 @@ void Workers::Post(std::function<void()> work) {
   ready_.notify_one();
 }
 
-bool Workers::PostFirstIfFree(std::function<void()> work) {
-  std::unique_lock lock(mu_);
-  bool idle = idle_ > queue_.size();
-  if (!idle) {
-    if (threads_.size() >= max_threads_) return false;
-    try {
-      threads_.emplace_back([this] { Loop(); });
-    } catch (const std::system_error&) {
-      return false;
-    }
-  }
-  queue_.push_front(std::move(work));
-  lock.unlock();
-  if (idle) ready_.notify_one();
-  return true;
-}
-
-void Workers::Join() { Loop(); }
-
 void Workers::Loop() {
   std::unique_lock lock(mu_);
   for (;;) {
