@@ -3,6 +3,8 @@
 #include <array>
 #include <cstring>
 
+#include "core/utf8.h"
+
 namespace sbx {
 namespace {
 
@@ -16,21 +18,6 @@ constexpr std::array<bool, 256> kStops = [] {
   return t;
 }();
 
-// The length of the well-formed UTF-8 sequence starting at s[i] (lead byte
-// >= 0x80), or 0 if it is not one (Unicode's table 3-7).
-std::size_t Utf8Length(std::string_view s, std::size_t i) {
-  auto c = static_cast<unsigned char>(s[i]);
-  std::size_t len = c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : c >= 0xC2 ? 2 : 0;
-  if (len == 0 || c > 0xF4 || i + len > s.size()) return 0;
-  auto b1 = static_cast<unsigned char>(s[i + 1]);
-  if ((c == 0xE0 && b1 < 0xA0) || (c == 0xED && b1 > 0x9F) || (c == 0xF0 && b1 < 0x90) ||
-      (c == 0xF4 && b1 > 0x8F))
-    return 0;
-  for (std::size_t k = 1; k < len; ++k)
-    if ((static_cast<unsigned char>(s[i + k]) & 0xC0) != 0x80) return 0;
-  return len;
-}
-
 bool AppendValidUtf8(std::string& out, std::string_view s) {
   static constexpr char kHex[] = "0123456789abcdef";
   std::size_t i = 0, run = 0;
@@ -41,7 +28,7 @@ bool AppendValidUtf8(std::string& out, std::string_view s) {
       continue;
     }
     if (c >= 0x80) {
-      std::size_t len = Utf8Length(s, i);
+      std::size_t len = utf8::SequenceLength(s, i);
       if (len == 0) return false;
       i += len;
       continue;

@@ -8,6 +8,8 @@
 #include <cstdio>
 #include <memory>
 
+#include "core/utf8.h"
+
 namespace sbx::servers::filesystem {
 namespace {
 
@@ -96,7 +98,7 @@ std::string DecodeUtf8Lossy(std::string_view bytes) {
   return out;
 }
 
-bool IsValidUtf8(std::string_view bytes) { return DecodeUtf8Lossy(bytes) == bytes; }
+bool IsValidUtf8(std::string_view bytes) { return utf8::IsWellFormed(bytes); }
 
 std::u16string Utf8ToUtf16(std::string_view utf8) {
   std::u16string out;

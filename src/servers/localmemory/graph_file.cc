@@ -3,6 +3,7 @@
 #include <initializer_list>
 #include <optional>
 
+#include "core/utf8.h"
 #include "servers/filesystem/js_text.h"
 
 namespace sbx::servers::localmemory {
@@ -11,36 +12,13 @@ namespace {
 using filesystem::JsonQuote;
 using filesystem::JsTrim;
 
-// Strict UTF-8 (no overlong forms, surrogates or code points past
-// U+10FFFF), without allocating: this runs over every byte of every call.
-bool IsUtf8(std::string_view s) {
-  std::size_t i = 0;
-  while (i < s.size()) {
-    auto c = static_cast<unsigned char>(s[i]);
-    if (c < 0x80) {
-      ++i;
-      continue;
-    }
-    std::size_t len = c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : c >= 0xC2 ? 2 : 0;
-    if (len == 0 || c > 0xF4 || i + len > s.size()) return false;
-    auto b1 = static_cast<unsigned char>(s[i + 1]);
-    if ((c == 0xE0 && b1 < 0xA0) || (c == 0xED && b1 > 0x9F) || (c == 0xF0 && b1 < 0x90) ||
-        (c == 0xF4 && b1 > 0x8F))
-      return false;
-    for (std::size_t k = 1; k < len; ++k)
-      if ((static_cast<unsigned char>(s[i + k]) & 0xC0) != 0x80) return false;
-    i += len;
-  }
-  return true;
-}
-
 // Whether String#trim() would leave nothing. ASCII first (the common case:
 // a line starting with '{'); JsTrim for lines starting with other code points.
 bool IsBlank(std::string_view line) {
   std::size_t i = line.find_first_not_of(" \t\r\v\f");
   if (i == std::string_view::npos) return true;
   if (static_cast<unsigned char>(line[i]) < 0x80) return false;
-  return IsUtf8(line) && JsTrim(line).empty();
+  return utf8::IsWellFormed(line) && JsTrim(line).empty();
 }
 
 // Why one line cannot be read; the caller adds the file and line number.
@@ -126,7 +104,7 @@ std::optional<LineProblem> ReadRelation(const Json& item, KnowledgeGraph& graph)
 }
 
 std::optional<LineProblem> ReadLine(std::string_view line, KnowledgeGraph& graph) {
-  if (!IsUtf8(line)) return LineProblem{"not valid UTF-8"};
+  if (!utf8::IsWellFormed(line)) return LineProblem{"not valid UTF-8"};
   if (line.substr(0, 3) == "\xEF\xBB\xBF")
     return LineProblem{"not valid JSON (it starts with a byte order mark)"};
   Json item;
