@@ -17,16 +17,13 @@ public URL) for tests that need them or that move the test clock.
 
 from __future__ import annotations
 
-import io
 import json
-import hashlib
 import os
 import re
 import shutil
 import signal
 import socket
 import subprocess
-import tarfile
 import tempfile
 import time
 import urllib.parse
@@ -36,6 +33,10 @@ from typing import Callable, Iterable
 
 import httpx
 import pytest
+
+# Tests import these from here, as they did before they moved out.
+from archives import make_tar, notebook_archive, read_tar, tar_files, tar_names, tinfo  # noqa: F401
+from jails import CGROUP_ROOT, cgroup_dirs, cgroup_parent, destroy_jails, jail_pids  # noqa: F401
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 DEFAULT_BIN = REPO_ROOT / "build" / "sandboxd"
@@ -136,92 +137,6 @@ def reserve_port() -> int:
         return s.getsockname()[1]
 
 
-# --------------------------------------------------------------------------- archives
-
-
-def make_tar(entries: Iterable, gz: bool = True) -> bytes:
-    """Builds a tar(.gz) from entries.
-
-    An entry is either (name, bytes) for a regular file (mode 0644), or a
-    (tarfile.TarInfo, bytes | None) pair for full control (links, devices...).
-    """
-    buf = io.BytesIO()
-    with tarfile.open(fileobj=buf, mode="w:gz" if gz else "w", format=tarfile.PAX_FORMAT) as tar:
-        for entry in entries:
-            if isinstance(entry[0], tarfile.TarInfo):
-                info, data = entry
-                if data is not None:
-                    info.size = len(data)
-                    tar.addfile(info, io.BytesIO(data))
-                else:
-                    tar.addfile(info)
-            else:
-                name, data = entry
-                info = tarfile.TarInfo(name=name)
-                info.size = len(data)
-                info.mode = 0o644
-                info.mtime = 1_700_000_000
-                tar.addfile(info, io.BytesIO(data))
-    return buf.getvalue()
-
-
-def tinfo(name: str, type_=tarfile.REGTYPE, mode: int = 0o644, linkname: str = "", **kw) -> tarfile.TarInfo:
-    info = tarfile.TarInfo(name=name)
-    info.type = type_
-    info.mode = mode
-    info.linkname = linkname
-    info.mtime = 1_700_000_000
-    for k, v in kw.items():
-        setattr(info, k, v)
-    return info
-
-
-def notebook_archive() -> bytes:
-    """Exactly the notebook's archive (hello.txt, notes.md, config.json)."""
-    files = {
-        "hello.txt": "Hello from Klavis Local Sandbox!",
-        "notes.md": "# Notes\n- item 1\n- item 2",
-        "config.json": '{"app": "demo", "version": "1.0"}',
-    }
-    buf = io.BytesIO()
-    with tarfile.open(fileobj=buf, mode="w:gz") as tar:
-        for name, content in files.items():
-            data = content.encode()
-            info = tarfile.TarInfo(name=name)
-            info.size = len(data)
-            tar.addfile(info, io.BytesIO(data))
-    return buf.getvalue()
-
-
-def read_tar(data: bytes) -> list[dict]:
-    """Members of a tar.gz as comparable dicts (mtime left out)."""
-    out = []
-    with tarfile.open(fileobj=io.BytesIO(data), mode="r:gz") as tar:
-        for m in tar.getmembers():
-            item = {"name": m.name, "type": m.type, "mode": m.mode, "size": m.size}
-            if m.isfile():
-                item["data"] = tar.extractfile(m).read()
-            if m.issym() or m.islnk():
-                item["linkname"] = m.linkname
-            out.append(item)
-    return out
-
-
-def tar_names(data: bytes) -> list[str]:
-    with tarfile.open(fileobj=io.BytesIO(data), mode="r:gz") as tar:
-        return tar.getnames()
-
-
-def tar_files(data: bytes) -> dict[str, bytes]:
-    """{member name: content} for the regular files of a tar.gz."""
-    out = {}
-    with tarfile.open(fileobj=io.BytesIO(data), mode="r:gz") as tar:
-        for m in tar.getmembers():
-            if m.isfile():
-                out[m.name] = tar.extractfile(m).read()
-    return out
-
-
 # --------------------------------------------------------------------------- client
 
 
@@ -304,62 +219,6 @@ class Api:
         got = self.server.get_object(url)
         assert got.status_code == 200, (got.status_code, got.text)
         return got.content
-
-
-# --------------------------------------------------------------------------- jails
-CGROUP_ROOT = Path("/sys/fs/cgroup")
-
-
-def cgroup_parent(data_dir: Path) -> str:
-    """The parent cgroup sandboxd derives from its data dir (see daemon/main.cc)."""
-    real = os.path.realpath(data_dir)
-    return "sandboxd-" + hashlib.sha256(real.encode()).hexdigest()[:12]
-
-
-def cgroup_dirs(data_dir: Path) -> list[Path]:
-    """Every cgroup directory (all hierarchies) below this instance's parent, parents included."""
-    parent = cgroup_parent(data_dir)
-    found = []
-    for hierarchy in CGROUP_ROOT.iterdir():
-        top = hierarchy / parent
-        if top.is_dir() and not top.is_symlink():
-            found.extend(sorted((p for p in top.iterdir() if p.is_dir()), key=str))
-            found.append(top)
-    return found
-
-
-def jail_pids(data_dir: Path) -> set[int]:
-    pids = set()
-    for d in cgroup_dirs(data_dir):
-        try:
-            pids.update(int(x) for x in (d / "cgroup.procs").read_text().split())
-        except OSError:
-            pass
-    return pids
-
-
-def destroy_jails(data_dir: Path, timeout: float = 10):
-    """Kills every process in this instance's cgroups and removes the groups."""
-    deadline = time.monotonic() + timeout
-    while True:
-        pids = jail_pids(data_dir)
-        for pid in pids:
-            try:
-                os.kill(pid, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
-        if not pids or time.monotonic() > deadline:
-            break
-        time.sleep(0.02)
-    for d in cgroup_dirs(data_dir):  # children before parents
-        for _ in range(100):
-            try:
-                d.rmdir()
-                break
-            except FileNotFoundError:
-                break
-            except OSError:
-                time.sleep(0.02)
 
 
 # --------------------------------------------------------------------------- server
