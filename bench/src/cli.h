@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "http_client.h"
 #include "measure.h"
 
 namespace bench {
@@ -58,7 +59,16 @@ struct Server {
   bool Released(const std::string& id) const { return !PathExists(data_dir + "/sandboxes/" + id); }
 };
 
-// The subcommands of mcp.cc, servers_tree.cc, servers.cc and report.cc.
+// Polls /healthz until the pool holds `want` idle sandboxes; returns the
+// wait in ms (main.cc).
+double WaitPool(Client& c, long want, std::chrono::seconds timeout);
+
+// The subcommands of memory.cc, mcp.cc, servers_tree.cc, servers.cc and
+// report.cc.
+int MemInfo(const Args& a);
+int MemorySandboxd(const Args& a);
+int MemoryDrain(const Args& a);
+int MemoryProcs(const Args& a);
 int McpTree(const Args& a);
 int McpSeed(const Args& a);
 int McpLoad(const Args& a);
