@@ -11,12 +11,12 @@
 #include <ctime>
 #include <limits>
 
+#include "core/json_text.h"
 #include "servers/filesystem/js_text.h"
 
 namespace sbx::servers::desktop_commander {
 namespace {
 
-using filesystem::JsonQuote;
 using filesystem::JsTrim;
 
 bool IsDigits(std::string_view s, int base) {
@@ -93,7 +93,7 @@ void Stringify(const Json& v, int indent, int depth, std::string& out) {
         if (!first) out += ',';
         first = false;
         if (indent) newline(depth + 1);
-        out += JsonQuote(key);
+        AppendJsonString(out, key);
         out += indent ? ": " : ":";
         Stringify(value, indent, depth + 1, out);
       }
@@ -119,7 +119,7 @@ void Stringify(const Json& v, int indent, int depth, std::string& out) {
       return;
     }
     case Json::value_t::string:
-      out += JsonQuote(v.get_ref<const std::string&>());
+      AppendJsonString(out, v.get_ref<const std::string&>());
       return;
     case Json::value_t::boolean:
       out += v.get<bool>() ? "true" : "false";

@@ -8,7 +8,7 @@
 #include <cstdio>
 #include <memory>
 
-#include "core/utf8.h"
+#include "core/json_text.h"
 
 namespace sbx::servers::filesystem {
 namespace {
@@ -98,7 +98,6 @@ std::string DecodeUtf8Lossy(std::string_view bytes) {
   return out;
 }
 
-bool IsValidUtf8(std::string_view bytes) { return utf8::IsWellFormed(bytes); }
 
 std::u16string Utf8ToUtf16(std::string_view utf8) {
   std::u16string out;
@@ -228,42 +227,8 @@ std::string ToFixed(double value, int digits) {
 }
 
 std::string JsonQuote(std::string_view utf8) {
-  std::string out = "\"";
-  for (char ch : utf8) {
-    auto c = static_cast<unsigned char>(ch);
-    switch (c) {
-      case '"':
-        out += "\\\"";
-        break;
-      case '\\':
-        out += "\\\\";
-        break;
-      case '\b':
-        out += "\\b";
-        break;
-      case '\f':
-        out += "\\f";
-        break;
-      case '\n':
-        out += "\\n";
-        break;
-      case '\r':
-        out += "\\r";
-        break;
-      case '\t':
-        out += "\\t";
-        break;
-      default:
-        if (c < 0x20) {
-          char buf[8];
-          std::snprintf(buf, sizeof buf, "\\u%04x", c);
-          out += buf;
-        } else {
-          out.push_back(ch);
-        }
-    }
-  }
-  out += "\"";
+  std::string out;
+  AppendJsonString(out, utf8);
   return out;
 }
 

@@ -15,7 +15,6 @@ namespace sbx::servers::filesystem {
 // decoder: each maximal invalid subpart becomes one U+FFFD). A byte order
 // mark is kept.
 std::string DecodeUtf8Lossy(std::string_view bytes);
-bool IsValidUtf8(std::string_view bytes);
 
 // UTF-8 <-> UTF-16 (input must be valid UTF-8 / well-formed UTF-16 except
 // that lone surrogates are encoded as U+FFFD when going back to UTF-8).
@@ -41,7 +40,8 @@ std::string PadStart(std::string s, std::size_t width);
 // value rounded half away from zero (printf rounds half to even).
 std::string ToFixed(double value, int digits);
 
-// JSON.stringify of one string (quotes included; non-ASCII kept as is).
+// JSON.stringify of one string (quotes included; non-ASCII kept as is):
+// core/json_text's AppendJsonString, as a value.
 std::string JsonQuote(std::string_view utf8);
 
 // Date.prototype.toString() of a time in whole seconds since the epoch, in

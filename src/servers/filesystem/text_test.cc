@@ -4,6 +4,7 @@
 
 #include <regex>
 
+#include "core/utf8.h"
 #include "servers/filesystem/js_text.h"
 #include "servers/filesystem/line_diff.h"
 #include "servers/filesystem/listing.h"
@@ -29,8 +30,8 @@ TEST(JsTextTest, DecodesInvalidUtf8AsNodeDoes) {
   EXPECT_EQ(DecodeUtf8Lossy("\xed\xa0\x80"), "\uFFFD\uFFFD\uFFFD");  // surrogates are invalid
   EXPECT_EQ(DecodeUtf8Lossy("\xc0\xaf"), "\uFFFD\uFFFD");            // overlong
   EXPECT_EQ(DecodeUtf8Lossy("plain \xc3\xa9"), "plain \xc3\xa9");
-  EXPECT_TRUE(IsValidUtf8("\xc3\xa9"));
-  EXPECT_FALSE(IsValidUtf8("\xc3"));
+  EXPECT_TRUE(utf8::IsWellFormed("\xc3\xa9"));
+  EXPECT_FALSE(utf8::IsWellFormed("\xc3"));
 }
 
 TEST(JsTextTest, LengthsTrimAndPadding) {

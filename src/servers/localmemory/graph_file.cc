@@ -3,13 +3,13 @@
 #include <initializer_list>
 #include <optional>
 
+#include "core/json_text.h"
 #include "core/utf8.h"
 #include "servers/filesystem/js_text.h"
 
 namespace sbx::servers::localmemory {
 namespace {
 
-using filesystem::JsonQuote;
 using filesystem::JsTrim;
 
 // Whether String#trim() would leave nothing. ASCII first (the common case:
@@ -150,7 +150,7 @@ Result<KnowledgeGraph> ParseGraphFile(std::string_view data, const std::string& 
 
 std::string SerializeGraph(const KnowledgeGraph& graph) {
   // Written directly rather than through Json objects (this runs on every
-  // mutation); JsonQuote escapes exactly as JSON.stringify (and nlohmann's
+  // mutation); AppendJsonString escapes exactly as JSON.stringify (and nlohmann's
   // dump) do, and the keys come in upstream's order.
   std::string out;
   auto start_line = [&out] {
@@ -159,24 +159,24 @@ std::string SerializeGraph(const KnowledgeGraph& graph) {
   for (const auto& e : graph.entities) {
     start_line();
     out += R"({"type":"entity","name":)";
-    out += JsonQuote(e.name);
+    AppendJsonString(out, e.name);
     out += R"(,"entityType":)";
-    out += JsonQuote(e.entity_type);
+    AppendJsonString(out, e.entity_type);
     out += R"(,"observations":[)";
     for (std::size_t i = 0; i < e.observations.size(); ++i) {
       if (i) out += ',';
-      out += JsonQuote(e.observations[i]);
+      AppendJsonString(out, e.observations[i]);
     }
     out += "]}";
   }
   for (const auto& r : graph.relations) {
     start_line();
     out += R"({"type":"relation","from":)";
-    out += JsonQuote(r.from);
+    AppendJsonString(out, r.from);
     out += R"(,"to":)";
-    out += JsonQuote(r.to);
+    AppendJsonString(out, r.to);
     out += R"(,"relationType":)";
-    out += JsonQuote(r.relation_type);
+    AppendJsonString(out, r.relation_type);
     out += '}';
   }
   return out;
