@@ -182,7 +182,7 @@ Json ToolCall::Run(const std::function<void(Json)>& notify) {
   session_->Finished(id_);
   if (cancelled_->load()) return Json();
   if (protocol_error) return std::move(*protocol_error);
-  return ResultMessage(id_, result.ToJson());
+  return ResultMessage(id_, std::move(result).ToJson());
 }
 
 }  // namespace sbx::mcp

@@ -21,9 +21,11 @@ ToolResult ToolResult::TextWithStructured(std::string text, const std::string& k
   return r;
 }
 
-Json ToolResult::ToJson() const {
-  Json out{{"content", content}};
-  if (structured) out["structuredContent"] = *structured;
+Json ToolResult::ToJson() const& { return ToolResult(*this).ToJson(); }
+
+Json ToolResult::ToJson() && {
+  Json out{{"content", std::move(content)}};
+  if (structured) out["structuredContent"] = std::move(*structured);
   if (is_error) out["isError"] = true;
   return out;
 }

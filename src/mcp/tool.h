@@ -46,7 +46,9 @@ struct ToolResult {
   // One text block plus structuredContent {key: text}, the shape of tools
   // whose outputSchema is {content: string}.
   static ToolResult TextWithStructured(std::string text, const std::string& key = "content");
-  Json ToJson() const;
+  Json ToJson() const&;
+  // The same, moving the content out (a reply's text can be megabytes).
+  Json ToJson() &&;
 };
 
 // What a running call may consult: whether the client cancelled it, and a way
