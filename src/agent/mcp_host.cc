@@ -14,8 +14,7 @@ std::string Key(const std::string& server, const std::string& session) { return 
 
 }  // namespace
 
-McpHost::McpHost(std::size_t max_sessions, std::size_t max_workers)
-    : max_sessions_(max_sessions), workers_(max_workers) {}
+McpHost::McpHost(std::size_t max_sessions) : max_sessions_(max_sessions) {}
 
 std::size_t McpHost::sessions() const {
   std::lock_guard lock(mu_);
@@ -54,14 +53,14 @@ Result<std::shared_ptr<mcp::Session>> McpHost::Open(const Json& params) {
   return session;
 }
 
-void McpHost::Message(const Json& id, const Json& params, const Reply& reply) {
+McpHost::Call McpHost::Message(const Json& id, const Json& params, const Reply& reply) {
   auto session = Open(params);
   if (!session) {
     int code = session.error().code == ErrorCode::kNotFound      ? kNotFoundCode
                : session.error().code == ErrorCode::kUnavailable ? kUnavailableCode
                                                                  : kInvalidParams;
     reply(ErrorResponse(id, code, session.error().message).dump());
-    return;
+    return {};
   }
   const Json& message = params.contains("message") ? params["message"] : Json();
   mcp::Session::Outcome outcome = (*session)->Handle(message);
@@ -76,13 +75,13 @@ void McpHost::Message(const Json& id, const Json& params, const Reply& reply) {
   }
   if (!outcome.call) {
     reply(McpReplyFrame(id, outcome.reply ? &*outcome.reply : nullptr));
-    return;
+    return {};
   }
-  workers_.Post([call = std::move(outcome.call), id, reply] {
+  return [call = std::move(outcome.call), id, reply] {
     auto notify = [&](Json message) { reply(McpNoteFrame(id, message)); };
     Json answer = call->Run(notify);
     reply(McpReplyFrame(id, &answer));
-  });
+  };
 }
 
 Result<Json> McpHost::Close(const Json& params) {

@@ -1,5 +1,4 @@
-// The MCP sessions an agent holds for sandboxd's gateway, and the running of
-// their tool calls on worker threads.
+// The MCP sessions an agent holds for sandboxd's gateway.
 //
 // Wire (inside the agent protocol, see protocol.h): sandboxd sends requests
 //   {"method":"mcp","params":{"server","session","create","message"}}
@@ -11,8 +10,8 @@
 // "mcp.session" says whether one exists. Sessions live here, not in sandboxd, so they
 // survive a sandboxd restart with the jail.
 //
-// Thread-safety: Message/Close/Probe are called from the agent's I/O thread;
-// replies are sent from workers through the thread-safe `Reply` given.
+// Thread-safety: every method may be called from any thread; replies go
+// through the thread-safe `Reply` given.
 #pragma once
 
 #include <cstdint>
@@ -23,7 +22,6 @@
 #include <mutex>
 #include <string>
 
-#include "agent/workers.h"
 #include "core/json.h"
 #include "core/result.h"
 #include "mcp/server.h"
@@ -35,11 +33,16 @@ class McpHost {
   // Sends one frame's text to sandboxd on the connection the request came from.
   using Reply = std::function<void(const std::string& text)>;
 
-  explicit McpHost(std::size_t max_sessions = 256, std::size_t max_workers = 32);
+  explicit McpHost(std::size_t max_sessions = 256);
+
+  // A tool call to run; it answers through the Reply it was made with.
+  using Call = std::function<void()>;
 
   // Handles an "mcp" request (id = sandboxd's request id). Errors (unknown
   // server or session, bad params) are answered through `reply` as well.
-  void Message(const Json& id, const Json& params, const Reply& reply);
+  // A tools/call comes back as a Call for the caller to run, on the thread
+  // of its choice (the agent loop runs it on the thread that read it).
+  Call Message(const Json& id, const Json& params, const Reply& reply);
   Result<Json> Close(const Json& params);
   Result<Json> Probe(const Json& params);
   std::size_t sessions() const;
@@ -55,7 +58,6 @@ class McpHost {
   mutable std::mutex mu_;
   std::map<std::string, Entry> sessions_;  // by server + '\n' + session id
   std::list<std::string> lru_;             // front = most recently used
-  Workers workers_;                        // last: joined before the sessions go
 };
 
 }  // namespace sbx::agent

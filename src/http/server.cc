@@ -124,9 +124,13 @@ Task<void> Server::Serve(asio::ip::tcp::socket socket) {
       // The body is still to come. Clients that send head and body in two
       // writes (Python's httpx and requests do) hold the body back under
       // Nagle until the head is acknowledged, while our kernel delays that
-      // ACK by up to 40 ms: acknowledge now.
-      int one = 1;
-      ::setsockopt(stream.socket().native_handle(), IPPROTO_TCP, TCP_QUICKACK, &one, sizeof one);
+      // ACK by up to 40 ms: acknowledge now. Not when the whole body came
+      // with the head: the option costs a syscall and an ACK packet.
+      const auto length = parser.content_length();
+      if (!length || buffer.size() < *length) {
+        int one = 1;
+        ::setsockopt(stream.socket().native_handle(), IPPROTO_TCP, TCP_QUICKACK, &one, sizeof one);
+      }
     }
     if (ec) {
       spdlog::debug("request head not read: {}", ec.message());

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import re
 import threading
+import time
 
 import httpx
 import pytest
@@ -275,5 +276,75 @@ def test_a_server_this_build_lacks_is_named_not_a_lost_session(server, owner):
         assert r.json() == {"detail": "The sandbox has no working 'excel' MCP server: this build of sandboxd does "
                                       "not include it, or its --server-settings were refused (see the agent log)"}
         c.close()
+    finally:
+        owner.release(sb["local_sandbox_id"])
+
+
+def _run_code(client, id_, code):
+    return client.post(request(id_, "tools/call", {"name": "run-code",
+                                                   "arguments": {"languageId": "shellscript", "code": code}}),
+                       Accept="application/json")
+
+
+def test_a_long_call_holds_up_neither_other_calls_nor_its_cancellation(server, owner):
+    """The agent runs a call on the thread that read it, so it must leave
+    another thread reading: a ping on the same session, a call of another
+    server and the cancellation itself are all answered while the call runs."""
+    sb = owner.acquire_ok(server_names=["code-runner", "filesystem"])
+    try:
+        runner = McpClient(server, sb["servers"][0]["mcp_server_url"])
+        files = McpClient(server, sb["servers"][1]["mcp_server_url"])
+        runner.initialize()
+        files.initialize()
+        done = {}
+        started = time.monotonic()
+        long_call = threading.Thread(target=lambda: done.update(r=_run_code(runner, 7, "sleep 60; echo late"),
+                                                                 at=time.monotonic()))
+        long_call.start()
+        time.sleep(1)
+        r = runner.post(request(8, "ping"))
+        assert (r.status_code, r.json()) == (200, {"jsonrpc": "2.0", "id": 8, "result": {}})
+        r = files.post(request(1, "tools/call", {"name": "list_allowed_directories", "arguments": {}}))
+        assert r.status_code == 200
+        assert r.json()["result"]["content"] == [{"type": "text", "text": ALLOWED}]
+        assert long_call.is_alive()
+        r = runner.post(notification("notifications/cancelled", {"requestId": 7, "reason": "test"}))
+        assert r.status_code == 202
+        long_call.join(timeout=20)
+        assert not long_call.is_alive()
+        # A cancelled request gets no answer: the POST ends with 202 and no body.
+        assert (done["r"].status_code, done["r"].text) == (202, "")
+        assert done["at"] - started < 15
+        runner.close()
+        files.close()
+    finally:
+        owner.release(sb["local_sandbox_id"])
+
+
+def test_calls_of_several_sessions_run_at_once(server, owner):
+    sb = owner.acquire_ok(server_names=["code-runner"])
+    try:
+        clients = [McpClient(server, sb["servers"][0]["mcp_server_url"]) for _ in range(4)]
+        for c in clients:
+            c.initialize()
+        results = [None] * len(clients)
+
+        def call(i):
+            results[i] = _run_code(clients[i], 1, f"sleep 2; echo call {i}")
+
+        started = time.monotonic()
+        threads = [threading.Thread(target=call, args=(i,)) for i in range(len(clients))]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(timeout=30)
+        elapsed = time.monotonic() - started
+        for i, r in enumerate(results):
+            assert r.status_code == 200
+            assert r.json()["result"]["content"] == [{"type": "text", "text": f"call {i}\n"}]
+        # Four two-second calls one after another would take eight seconds.
+        assert elapsed < 6, elapsed
+        for c in clients:
+            c.close()
     finally:
         owner.release(sb["local_sandbox_id"])
