@@ -55,10 +55,23 @@ std::string McpNoteFrame(const Json& call, const Json& message) {
 
 Status Channel::SendText(const std::string& text) {
   if (text.size() > kMaxFrameBytes) return MakeError(ErrorCode::kTooLarge, "message over the frame limit");
-  std::string frame = EncodeFrame(text);
+  // The length and the text go out in one sendmsg of two pieces: a reply
+  // (a listing, a file) is not copied once more just to put 4 bytes before it.
+  const auto n = static_cast<std::uint32_t>(text.size());
+  char head[4] = {static_cast<char>(n >> 24), static_cast<char>(n >> 16), static_cast<char>(n >> 8),
+                  static_cast<char>(n)};
+  const std::size_t total = sizeof head + text.size();
   std::size_t off = 0;
-  while (off < frame.size()) {
-    ssize_t sent = ::send(fd_, frame.data() + off, frame.size() - off, MSG_NOSIGNAL);
+  while (off < total) {
+    struct iovec iov[2];
+    std::size_t pieces = 0;
+    if (off < sizeof head) iov[pieces++] = {head + off, sizeof head - off};
+    const std::size_t from = off < sizeof head ? 0 : off - sizeof head;
+    iov[pieces++] = {const_cast<char*>(text.data()) + from, text.size() - from};
+    struct msghdr msg{};
+    msg.msg_iov = iov;
+    msg.msg_iovlen = pieces;
+    ssize_t sent = ::sendmsg(fd_, &msg, MSG_NOSIGNAL);
     if (sent < 0) {
       if (errno == EINTR) continue;
       if (errno == EAGAIN) {
