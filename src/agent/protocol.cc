@@ -4,6 +4,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <array>
 #include <cerrno>
 #include <cstring>
 
@@ -16,6 +17,12 @@ Error SysError(const std::string& what) {
   return MakeError(ErrorCode::kInternal, "agent channel: " + what + ": " + std::strerror(errno));
 }
 
+// A frame's first 4 bytes: the text's length, big-endian.
+std::array<char, 4> LengthPrefix(std::size_t size) {
+  auto n = static_cast<std::uint32_t>(size);
+  return {static_cast<char>(n >> 24), static_cast<char>(n >> 16), static_cast<char>(n >> 8), static_cast<char>(n)};
+}
+
 }  // namespace
 
 Channel::Channel(int fd) : fd_(fd) {}
@@ -25,9 +32,8 @@ Channel::~Channel() {
 }
 
 std::string EncodeFrame(const std::string& text) {
-  auto n = static_cast<std::uint32_t>(text.size());
-  std::string frame = {static_cast<char>(n >> 24), static_cast<char>(n >> 16), static_cast<char>(n >> 8),
-                       static_cast<char>(n)};
+  auto prefix = LengthPrefix(text.size());
+  std::string frame(prefix.data(), prefix.size());
   frame += text;
   return frame;
 }
@@ -57,16 +63,14 @@ Status Channel::SendText(const std::string& text) {
   if (text.size() > kMaxFrameBytes) return MakeError(ErrorCode::kTooLarge, "message over the frame limit");
   // The length and the text go out in one sendmsg of two pieces: a reply
   // (a listing, a file) is not copied once more just to put 4 bytes before it.
-  const auto n = static_cast<std::uint32_t>(text.size());
-  char head[4] = {static_cast<char>(n >> 24), static_cast<char>(n >> 16), static_cast<char>(n >> 8),
-                  static_cast<char>(n)};
-  const std::size_t total = sizeof head + text.size();
+  auto head = LengthPrefix(text.size());
+  const std::size_t total = head.size() + text.size();
   std::size_t off = 0;
   while (off < total) {
     struct iovec iov[2];
     std::size_t pieces = 0;
-    if (off < sizeof head) iov[pieces++] = {head + off, sizeof head - off};
-    const std::size_t from = off < sizeof head ? 0 : off - sizeof head;
+    if (off < head.size()) iov[pieces++] = {head.data() + off, head.size() - off};
+    const std::size_t from = off < head.size() ? 0 : off - head.size();
     iov[pieces++] = {const_cast<char*>(text.data()) + from, text.size() - from};
     struct msghdr msg{};
     msg.msg_iov = iov;
