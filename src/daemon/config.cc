@@ -51,6 +51,9 @@ Result<DaemonConfig> ParseFlags(int argc, char** argv, int& exit_code) {
       ->envname("SANDBOXD_REAPER_INTERVAL_MS")->check(CLI::Range(10, 600000))->capture_default_str();
   app.add_option("--io-threads", c.io_threads, "Threads serving HTTP")
       ->envname("SANDBOXD_IO_THREADS")->check(CLI::Range(1, 256))->capture_default_str();
+  app.add_option("--io-spin-us", c.io_spin_us,
+                 "Microseconds an io thread keeps polling after its last event before it sleeps (0: never polls)")
+      ->envname("SANDBOXD_IO_SPIN_US")->check(CLI::Range(0, 100000))->capture_default_str();
   app.add_option("--blocking-threads", c.blocking_threads, "Threads for archive and file-tree work")
       ->envname("SANDBOXD_BLOCKING_THREADS")->check(CLI::Range(1, 256))->capture_default_str();
   app.add_option("--log-level", c.log_level, "trace, debug, info, warn, error or off")

@@ -20,6 +20,7 @@ struct DaemonConfig {
   std::uint64_t max_extract_entries = 200'000;
   int reaper_interval_ms = 1000;
   int io_threads = 2;
+  int io_spin_us = 100;  // how long an idle io thread keeps polling before it sleeps
   int blocking_threads = 4;
   std::string log_level = "info";
   // Jails

@@ -83,7 +83,7 @@ class Argv {
 const char* const kEnvNames[] = {
     "SANDBOXD_LISTEN",          "SANDBOXD_DATA_DIR",           "SANDBOXD_PUBLIC_URL",
     "SANDBOXD_URL_EXPIRY_MINUTES", "SANDBOXD_MAX_UPLOAD_BYTES", "SANDBOXD_MAX_EXTRACT_BYTES",
-    "SANDBOXD_MAX_EXTRACT_ENTRIES", "SANDBOXD_REAPER_INTERVAL_MS", "SANDBOXD_IO_THREADS",
+    "SANDBOXD_MAX_EXTRACT_ENTRIES", "SANDBOXD_REAPER_INTERVAL_MS", "SANDBOXD_IO_THREADS", "SANDBOXD_IO_SPIN_US",
     "SANDBOXD_BLOCKING_THREADS", "SANDBOXD_LOG_LEVEL"};
 
 class ParseFlagsTest : public ::testing::Test {
@@ -123,6 +123,7 @@ TEST_F(ParseFlagsTest, DefaultsLetABareSandboxdRun) {
   EXPECT_EQ(r->max_extract_entries, 200'000u);
   EXPECT_EQ(r->reaper_interval_ms, 1000);
   EXPECT_EQ(r->io_threads, 2);
+  EXPECT_EQ(r->io_spin_us, 100);
   EXPECT_EQ(r->blocking_threads, 4);
   EXPECT_EQ(r->log_level, "info");
   EXPECT_EQ(r->test_clock_file, "");
@@ -132,7 +133,7 @@ TEST_F(ParseFlagsTest, EveryFlagOnTheCommandLine) {
   auto r = Parse({"--listen", "[::1]:0", "--data-dir=/var/lib/sbx", "--public-url",
                   "https://sbx.example", "--url-expiry-minutes", "5", "--max-upload-bytes",
                   "1000", "--max-extract-bytes", "2000", "--max-extract-entries", "30",
-                  "--reaper-interval-ms", "10", "--io-threads", "3", "--blocking-threads", "7",
+                  "--reaper-interval-ms", "10", "--io-threads", "3", "--io-spin-us", "0", "--blocking-threads", "7",
                   "--log-level", "debug", "--test-clock-file", "/tmp/clock"});
   ASSERT_TRUE(r.ok()) << r.error().message;
   EXPECT_EQ(r->listen, "[::1]:0");
@@ -144,6 +145,7 @@ TEST_F(ParseFlagsTest, EveryFlagOnTheCommandLine) {
   EXPECT_EQ(r->max_extract_entries, 30u);
   EXPECT_EQ(r->reaper_interval_ms, 10);
   EXPECT_EQ(r->io_threads, 3);
+  EXPECT_EQ(r->io_spin_us, 0);
   EXPECT_EQ(r->blocking_threads, 7);
   EXPECT_EQ(r->log_level, "debug");
   EXPECT_EQ(r->test_clock_file, "/tmp/clock");
@@ -159,6 +161,7 @@ TEST_F(ParseFlagsTest, EnvironmentVariablesSetEveryFlag) {
   ::setenv("SANDBOXD_MAX_EXTRACT_ENTRIES", "789", 1);
   ::setenv("SANDBOXD_REAPER_INTERVAL_MS", "250", 1);
   ::setenv("SANDBOXD_IO_THREADS", "8", 1);
+  ::setenv("SANDBOXD_IO_SPIN_US", "250", 1);
   ::setenv("SANDBOXD_BLOCKING_THREADS", "16", 1);
   ::setenv("SANDBOXD_LOG_LEVEL", "warn", 1);
   auto r = Parse({});
@@ -172,6 +175,7 @@ TEST_F(ParseFlagsTest, EnvironmentVariablesSetEveryFlag) {
   EXPECT_EQ(r->max_extract_entries, 789u);
   EXPECT_EQ(r->reaper_interval_ms, 250);
   EXPECT_EQ(r->io_threads, 8);
+  EXPECT_EQ(r->io_spin_us, 250);
   EXPECT_EQ(r->blocking_threads, 16);
   EXPECT_EQ(r->log_level, "warn");
 }
@@ -200,6 +204,8 @@ TEST_F(ParseFlagsTest, InvalidValuesFailWithANonZeroExitCode) {
   for (const std::vector<std::string>& args :
        std::vector<std::vector<std::string>>{{"--io-threads", "0"},
                                              {"--io-threads", "257"},
+                                             {"--io-spin-us", "-1"},
+                                             {"--io-spin-us", "100001"},
                                              {"--url-expiry-minutes", "0"},
                                              {"--reaper-interval-ms", "5"},
                                              {"--blocking-threads", "many"},

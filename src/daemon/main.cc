@@ -23,6 +23,7 @@
 #include "daemon/config.h"
 #include "daemon/server_settings.h"
 #include "gateway/gateway.h"
+#include "http/io_loop.h"
 #include "http/router.h"
 #include "http/server.h"
 #include "sandbox/jails.h"
@@ -179,8 +180,10 @@ int Run(const DaemonConfig& config) {
   std::vector<asio::executor_work_guard<asio::io_context::executor_type>> keep_running;
   for (std::size_t i = 1; i < ios.size(); ++i) keep_running.push_back(asio::make_work_guard(*ios[i]));
   std::vector<std::thread> threads;
-  for (std::size_t i = 1; i < ios.size(); ++i) threads.emplace_back([context = ios[i].get()] { context->run(); });
-  io.run();
+  const std::chrono::microseconds spin(config.io_spin_us);
+  for (std::size_t i = 1; i < ios.size(); ++i)
+    threads.emplace_back([context = ios[i].get(), spin] { http::RunPolling(*context, spin); });
+  http::RunPolling(io, spin);
   for (auto& t : threads) t.join();
   blocking_pool.join();
   manager_ptr = nullptr;

@@ -33,7 +33,11 @@ int DirCursor::fd() {
   return fds_.back().get();
 }
 
-UniqueFd DirCursor::Dup() { return UniqueFd(::fcntl(fd(), F_DUPFD_CLOEXEC, 0)); }
+UniqueFd DirCursor::Release() {
+  if (fds_.empty()) return std::move(root_);
+  if (!fds_.back().valid()) Reopen(fds_.size() - 1);
+  return std::move(fds_.back());
+}
 
 int DirCursor::Enter(const std::string& name) {
   UniqueFd fd;

@@ -42,8 +42,8 @@ class DirCursor {
   const std::vector<std::string>& names() const { return names_; }
   // O_PATH descriptor of the current directory (owned by the cursor).
   int fd();
-  // A new O_PATH descriptor of the current directory.
-  UniqueFd Dup();
+  // Hands over the current directory's own descriptor; the cursor is spent.
+  UniqueFd Release();
 
  private:
   int Reopen(std::size_t level);

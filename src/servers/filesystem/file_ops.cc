@@ -40,25 +40,35 @@ void CheckLength(std::string_view path, std::string_view syscall) {
   if (path.size() >= PATH_MAX) ThrowErrno(ENAMETOOLONG, syscall, path);
 }
 
+// A directory descriptor that is either borrowed (the target's own `base`)
+// or owned (a directory opened below it).
+class DirRef {
+ public:
+  explicit DirRef(int borrowed) : fd_(borrowed) {}
+  explicit DirRef(UniqueFd owned) : owned_(std::move(owned)), fd_(owned_.get()) {}
+  int get() const { return fd_; }
+
+ private:
+  UniqueFd owned_;
+  int fd_;
+};
+
 // The directory holding the target's last name: `base`, or below it through
 // the intermediate names (which must be real directories).
-UniqueFd ParentDir(const Target& t, int& err) {
+DirRef ParentDir(const Target& t, int& err) {
   err = 0;
-  UniqueFd dir(::fcntl(t.base.get(), F_DUPFD_CLOEXEC, 0));
-  if (!dir.valid()) {
-    err = errno;
-    return dir;
-  }
+  if (t.rest.size() <= 1) return DirRef(t.base.get());
+  UniqueFd dir;
   for (std::size_t i = 0; i + 1 < t.rest.size(); ++i) {
-    UniqueFd next(
-        ::openat(dir.get(), t.rest[i].c_str(), O_PATH | O_NOFOLLOW | O_DIRECTORY | O_CLOEXEC));
+    UniqueFd next(::openat(i == 0 ? t.base.get() : dir.get(), t.rest[i].c_str(),
+                           O_PATH | O_NOFOLLOW | O_DIRECTORY | O_CLOEXEC));
     if (!next.valid()) {
       err = errno;
-      return UniqueFd();
+      return DirRef(-1);
     }
     dir = std::move(next);
   }
-  return dir;
+  return DirRef(std::move(dir));
 }
 
 // Opens the target itself (never through a link); 0 or errno in `err`.
@@ -68,7 +78,7 @@ UniqueFd OpenFinal(const Target& t, int flags, int& err) {
     err = fd.valid() ? 0 : errno;
     return fd;
   }
-  UniqueFd dir = ParentDir(t, err);
+  DirRef dir = ParentDir(t, err);
   if (err) return UniqueFd();
   UniqueFd fd(::openat(dir.get(), t.rest.back().c_str(), flags | O_NOFOLLOW | O_CLOEXEC));
   err = fd.valid() ? 0 : errno;
@@ -254,7 +264,7 @@ void WriteFileContent(const Target& target, std::string_view content) {
   }
   CheckLength(target.path, "open");
   int err = 0;
-  UniqueFd dir = ParentDir(target, err);
+  DirRef dir = ParentDir(target, err);
   if (err) ThrowErrno(err, "open", target.path);
   const std::string& name = target.rest.back();
   UniqueFd fd(::openat(dir.get(), name.c_str(),
@@ -274,7 +284,7 @@ void ReplaceFileContent(const Target& target, std::string_view content) {
   }
   CheckLength(target.path, "stat");
   int err = 0;
-  UniqueFd dir = ParentDir(target, err);
+  DirRef dir = ParentDir(target, err);
   if (err) ThrowErrno(err, "stat", target.path);
   ReplaceIn(dir.get(), target.rest.back(), target.path, content);
 }
@@ -305,7 +315,7 @@ void MoveTarget(const Target& source, const Target& destination) {
   if (source.path.size() >= PATH_MAX)
     ThrowErrno(ENAMETOOLONG, "rename", source.path, destination.path);
   int err = 0;
-  UniqueFd dst_dir = ParentDir(destination, err);
+  DirRef dst_dir = ParentDir(destination, err);
   if (err) ThrowErrno(err, "rename", source.path, destination.path);
   const std::string& dst_name = destination.rest.back();
   struct stat st;
@@ -316,7 +326,7 @@ void MoveTarget(const Target& source, const Target& destination) {
     // rename refuses to move (EXDEV). Nothing is moved.
     ThrowErrno(EXDEV, "rename", source.path, destination.path);
   }
-  UniqueFd src_dir = ParentDir(source, err);
+  DirRef src_dir = ParentDir(source, err);
   if (err) ThrowErrno(err, "rename", source.path, destination.path);
   const std::string& src_name = source.rest.back();
   long rc = ::syscall(SYS_renameat2, src_dir.get(), src_name.c_str(), dst_dir.get(),

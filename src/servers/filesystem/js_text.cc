@@ -5,7 +5,9 @@
 #include <unicode/unistr.h>
 
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
+#include <cstring>
 #include <memory>
 
 #include "core/json_text.h"
@@ -42,6 +44,17 @@ char32_t NextCodePoint(std::string_view s, std::size_t& i) {
   return c;
 }
 
+// End of the run of ASCII bytes starting at `i`, eight bytes at a time.
+std::size_t AsciiRunEnd(std::string_view s, std::size_t i) {
+  constexpr std::uint64_t kHighBits = 0x8080808080808080ull;
+  for (std::uint64_t word; i + 8 <= s.size(); i += 8) {
+    std::memcpy(&word, s.data() + i, 8);
+    if (word & kHighBits) break;
+  }
+  while (i < s.size() && static_cast<unsigned char>(s[i]) < 0x80) ++i;
+  return i;
+}
+
 }  // namespace
 
 std::string DecodeUtf8Lossy(std::string_view bytes) {
@@ -52,12 +65,17 @@ std::string DecodeUtf8Lossy(std::string_view bytes) {
   unsigned lower = 0x80, upper = 0xBF;
   const char32_t kReplacement = 0xFFFD;
   for (std::size_t i = 0; i < bytes.size();) {
-    unsigned b = static_cast<unsigned char>(bytes[i]);
     if (needed == 0) {
+      // Runs of ASCII (most text) are copied whole.
+      std::size_t end = AsciiRunEnd(bytes, i);
+      out.append(bytes.data() + i, end - i);
+      i = end;
+      if (i == bytes.size()) break;
+    }
+    unsigned b = static_cast<unsigned char>(bytes[i]);
+    if (needed == 0) {  // b is not ASCII
       ++i;
-      if (b < 0x80) {
-        out.push_back(static_cast<char>(b));
-      } else if (b >= 0xC2 && b <= 0xDF) {
+      if (b >= 0xC2 && b <= 0xDF) {
         needed = 1;
         cp = b & 0x1F;
       } else if (b >= 0xE0 && b <= 0xEF) {

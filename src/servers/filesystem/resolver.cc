@@ -135,21 +135,21 @@ class Walker {
   }
   DirCursor& cursor() { return *cursor_; }
 
-  // The walk's end as a Target (must be inside).
+  // The walk's end as a Target (must be inside); the walker is spent.
   Target Take() {
     Target t;
     t.path = path();
     t.exists = true;
     if (final_) {
-      t.base = cursor_->Dup();
+      t.base = cursor_->Release();
       t.rest = {parts_.back()};
     } else if (cursor_->depth() == 0) {
-      t.base = cursor_->Dup();
+      t.base = cursor_->Release();
     } else {
       std::string name = cursor_->names().back();
       bool left = false;
       if (int err = cursor_->Leave(left)) ThrowErrno(err, "realpath", t.path);
-      t.base = cursor_->Dup();
+      t.base = cursor_->Release();
       t.rest = {name};
     }
     if (!t.base.valid()) ThrowErrno(errno, "realpath", t.path);
@@ -348,7 +348,7 @@ Target PathPolicy::UnicodeEquivalent(const std::string& absolute) const {
       Target t;
       t.path = here;
       for (std::size_t k = i; k < parts.size(); ++k) t.path = nodepath::Join(t.path, parts[k]);
-      t.base = walker.cursor().Dup();
+      t.base = walker.cursor().Release();
       if (!t.base.valid()) ThrowErrno(errno, "scandir", here);
       t.rest.assign(parts.begin() + static_cast<std::ptrdiff_t>(i), parts.end());
       return t;

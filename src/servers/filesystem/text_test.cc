@@ -30,6 +30,14 @@ TEST(JsTextTest, DecodesInvalidUtf8AsNodeDoes) {
   EXPECT_EQ(DecodeUtf8Lossy("\xed\xa0\x80"), "\uFFFD\uFFFD\uFFFD");  // surrogates are invalid
   EXPECT_EQ(DecodeUtf8Lossy("\xc0\xaf"), "\uFFFD\uFFFD");            // overlong
   EXPECT_EQ(DecodeUtf8Lossy("plain \xc3\xa9"), "plain \xc3\xa9");
+  // ASCII runs are copied in blocks: a bad or multi-byte sequence at every
+  // offset from the block boundaries still decodes the same.
+  for (std::size_t k = 0; k < 20; ++k) {
+    std::string a(k, 'a'), b(17, 'b');
+    EXPECT_EQ(DecodeUtf8Lossy(a + "\xff" + b + "\xc3\xa9" + a + "\xe2\x82"), a + "\uFFFD" + b + "\xc3\xa9" + a + "\uFFFD")
+        << k;
+    EXPECT_EQ(DecodeUtf8Lossy(a + "\xe2\x82" + b), a + "\uFFFD" + b) << k;
+  }
   EXPECT_TRUE(utf8::IsWellFormed("\xc3\xa9"));
   EXPECT_FALSE(utf8::IsWellFormed("\xc3"));
 }
