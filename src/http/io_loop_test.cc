@@ -50,8 +50,10 @@ TEST(RunPollingTest, ReturnsWhenStoppedFromAnotherThreadWhileSpinningOrAsleep) {
   }
 }
 
-// Handlers posted from another thread every millisecond: the io thread either
-// sleeps between them (spin 0) or is still polling when each arrives.
+// Handlers posted from another thread every 2 ms: the io thread either sleeps
+// between them (spin 0) or is still polling when each arrives. (Under load a
+// late wake-up can serve two posts at once, or a contended lock can put the
+// polling thread to sleep briefly: hence the margins below.)
 long SleepsWhileServing(microseconds spin) {
   asio::io_context io(1);
   auto guard = asio::make_work_guard(io);
@@ -61,7 +63,7 @@ long SleepsWhileServing(microseconds spin) {
   std::this_thread::sleep_for(milliseconds(5));
   for (int i = 0; i < 20; ++i) {
     asio::post(io, [] {});
-    std::this_thread::sleep_for(milliseconds(1));
+    std::this_thread::sleep_for(milliseconds(2));
   }
   std::promise<void> measured;
   asio::post(io, [&] {
@@ -77,8 +79,8 @@ long SleepsWhileServing(microseconds spin) {
 TEST(RunPollingTest, AThreadStillPollingNeedsNoWakeUp) {
   long asleep = SleepsWhileServing(microseconds(0));
   long spinning = SleepsWhileServing(microseconds(2'000'000));
-  EXPECT_GE(asleep, 15) << "spin 0 should sleep between handlers";
-  EXPECT_LE(spinning, 2) << "a 2 s spin should never sleep";
+  EXPECT_GE(asleep, 10) << "spin 0 should sleep between the 20 handlers";
+  EXPECT_LE(spinning, 5) << "a 2 s spin should not sleep between them";
 }
 
 TEST(RunPollingTest, AnIdleContextSleepsOnceTheSpinIsOver) {
