@@ -1,11 +1,16 @@
 #include "http/io_loop.h"
 
 #include <gtest/gtest.h>
+#include <fcntl.h>
 #include <sys/resource.h>
+#include <unistd.h>
 
 #include <atomic>
+#include <functional>
 #include <future>
 #include <thread>
+
+#include "core/unique_fd.h"
 
 namespace sbx::http {
 namespace {
@@ -50,30 +55,59 @@ TEST(RunPollingTest, ReturnsWhenStoppedFromAnotherThreadWhileSpinningOrAsleep) {
   }
 }
 
-// Handlers posted from another thread every 2 ms: the io thread either sleeps
-// between them (spin 0) or is still polling when each arrives. (Under load a
-// late wake-up can serve two posts at once, or a contended lock can put the
-// polling thread to sleep briefly: hence the margins below.)
-long SleepsWhileServing(microseconds spin) {
-  asio::io_context io(1);
+// What the io thread running RunPolling(io, spin) used while `meanwhile` ran
+// on this thread: measured by handlers the io thread runs before and after.
+ThreadUsage UsageWhile(asio::io_context& io, microseconds spin, const std::function<void()>& meanwhile) {
   auto guard = asio::make_work_guard(io);
-  std::atomic<long> before{0}, after{0};
+  ThreadUsage before{}, after{};
   auto loop = std::async(std::launch::async, [&] { RunPolling(io, spin); });
-  asio::post(io, [&] { before = Usage().sleeps; });
-  std::this_thread::sleep_for(milliseconds(5));
-  for (int i = 0; i < 20; ++i) {
-    asio::post(io, [] {});
-    std::this_thread::sleep_for(milliseconds(2));
-  }
+  asio::post(io, [&] { before = Usage(); });
+  meanwhile();
   std::promise<void> measured;
   asio::post(io, [&] {
-    after = Usage().sleeps;
+    after = Usage();
     measured.set_value();
   });
   measured.get_future().wait();
   io.stop();
   loop.wait();
-  return after - before;
+  return {after.sleeps - before.sleeps, after.cpu_us - before.cpu_us};
+}
+
+// Reads one byte at a time from `pipe`, counting them.
+void ReadBytes(asio::posix::stream_descriptor& pipe, char& byte, std::atomic<int>& count) {
+  pipe.async_read_some(asio::buffer(&byte, 1), [&](boost::system::error_code ec, std::size_t) {
+    if (ec) return;
+    ++count;
+    ReadBytes(pipe, byte, count);
+  });
+}
+
+// Twenty bytes written into a pipe 2 ms apart, each read by the io thread: it
+// either sleeps in epoll between them (spin 0) or is still polling when each
+// arrives. (A pipe, not asio::post, so that no lock is shared with the writer;
+// under load a late wake-up can still serve two bytes at once: hence the
+// margins below.)
+long SleepsWhileServing(microseconds spin) {
+  int fds[2];
+  if (::pipe2(fds, O_CLOEXEC) != 0) return -1;
+  asio::io_context io(1);
+  asio::posix::stream_descriptor reader(io, fds[0]);
+  UniqueFd writer(fds[1]);
+  std::atomic<int> read{0};
+  char byte = 0;
+  ReadBytes(reader, byte, read);
+  long sleeps = UsageWhile(io, spin, [&] {
+                  std::this_thread::sleep_for(milliseconds(5));
+                  for (int i = 0; i < 20; ++i) {
+                    EXPECT_EQ(::write(writer.get(), "x", 1), 1);
+                    std::this_thread::sleep_for(milliseconds(2));
+                  }
+                  for (int waited = 0; read < 20 && waited < 5000; ++waited)
+                    std::this_thread::sleep_for(milliseconds(1));
+                }).sleeps;
+  EXPECT_EQ(read, 20);
+  return sleeps;
 }
 
 TEST(RunPollingTest, AThreadStillPollingNeedsNoWakeUp) {
@@ -84,21 +118,10 @@ TEST(RunPollingTest, AThreadStillPollingNeedsNoWakeUp) {
 }
 
 TEST(RunPollingTest, AnIdleContextSleepsOnceTheSpinIsOver) {
+  // 1 ms of spin, then sleep.
   asio::io_context io(1);
-  auto guard = asio::make_work_guard(io);
-  std::atomic<long> cpu_before{0}, cpu_after{0};
-  auto loop = std::async(std::launch::async, [&] { RunPolling(io, microseconds(1'000)); });
-  asio::post(io, [&] { cpu_before = Usage().cpu_us; });
-  std::this_thread::sleep_for(milliseconds(300));  // 1 ms of spin, then sleep
-  std::promise<void> measured;
-  asio::post(io, [&] {
-    cpu_after = Usage().cpu_us;
-    measured.set_value();
-  });
-  measured.get_future().wait();
-  io.stop();
-  loop.wait();
-  EXPECT_LT(cpu_after - cpu_before, 30'000) << "the thread kept spinning while idle";
+  long cpu_us = UsageWhile(io, microseconds(1'000), [] { std::this_thread::sleep_for(milliseconds(300)); }).cpu_us;
+  EXPECT_LT(cpu_us, 30'000) << "the thread kept spinning while idle";
 }
 
 }  // namespace
