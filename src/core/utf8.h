@@ -4,6 +4,8 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
+#include <cstring>
 #include <string_view>
 
 namespace sbx::utf8 {
@@ -23,13 +25,21 @@ inline std::size_t SequenceLength(std::string_view s, std::size_t i) {
   return len;
 }
 
+// The end of the run of ASCII bytes that starts at s[i] (s.size() if the
+// rest is ASCII), checked eight bytes at a time: most text is ASCII.
+inline std::size_t AsciiRunEnd(std::string_view s, std::size_t i) {
+  constexpr std::uint64_t kHighBits = 0x8080808080808080ull;
+  for (std::uint64_t word; i + 8 <= s.size(); i += 8) {
+    std::memcpy(&word, s.data() + i, 8);
+    if (word & kHighBits) break;
+  }
+  while (i < s.size() && static_cast<unsigned char>(s[i]) < 0x80) ++i;
+  return i;
+}
+
 inline bool IsWellFormed(std::string_view s) {
   std::size_t i = 0;
-  while (i < s.size()) {
-    if (static_cast<unsigned char>(s[i]) < 0x80) {
-      ++i;
-      continue;
-    }
+  while ((i = AsciiRunEnd(s, i)) < s.size()) {
     std::size_t len = SequenceLength(s, i);
     if (len == 0) return false;
     i += len;

@@ -5,12 +5,11 @@
 #include <unicode/unistr.h>
 
 #include <cmath>
-#include <cstdint>
 #include <cstdio>
-#include <cstring>
 #include <memory>
 
 #include "core/json_text.h"
+#include "core/utf8.h"
 
 namespace sbx::servers::filesystem {
 namespace {
@@ -44,17 +43,6 @@ char32_t NextCodePoint(std::string_view s, std::size_t& i) {
   return c;
 }
 
-// End of the run of ASCII bytes starting at `i`, eight bytes at a time.
-std::size_t AsciiRunEnd(std::string_view s, std::size_t i) {
-  constexpr std::uint64_t kHighBits = 0x8080808080808080ull;
-  for (std::uint64_t word; i + 8 <= s.size(); i += 8) {
-    std::memcpy(&word, s.data() + i, 8);
-    if (word & kHighBits) break;
-  }
-  while (i < s.size() && static_cast<unsigned char>(s[i]) < 0x80) ++i;
-  return i;
-}
-
 }  // namespace
 
 std::string DecodeUtf8Lossy(std::string_view bytes) {
@@ -67,7 +55,7 @@ std::string DecodeUtf8Lossy(std::string_view bytes) {
   for (std::size_t i = 0; i < bytes.size();) {
     if (needed == 0) {
       // Runs of ASCII (most text) are copied whole.
-      std::size_t end = AsciiRunEnd(bytes, i);
+      std::size_t end = utf8::AsciiRunEnd(bytes, i);
       out.append(bytes.data() + i, end - i);
       i = end;
       if (i == bytes.size()) break;
@@ -115,7 +103,6 @@ std::string DecodeUtf8Lossy(std::string_view bytes) {
   if (needed != 0) AppendUtf8(out, kReplacement);
   return out;
 }
-
 
 std::u16string Utf8ToUtf16(std::string_view utf8) {
   std::u16string out;
