@@ -3,7 +3,8 @@
 // then serves sandboxd over the socket it was handed.
 //
 // `sandbox-agent --check-server-settings FILE` only checks a deployment's
-// server settings (sandboxd runs it at startup; the servers live here).
+// server settings, and `sandbox-agent --list-servers` prints the servers this
+// build has (sandboxd runs both at startup; the servers live here).
 #include <malloc.h>
 
 #include <cstdio>
@@ -33,10 +34,16 @@ int CheckServerSettings(const char* path) {
   return 0;
 }
 
+int ListServers() {
+  for (const auto& name : sbx::servers::Names()) std::printf("%s\n", name.c_str());
+  return std::fflush(stdout) == 0 ? 0 : 1;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   if (argc == 3 && std::strcmp(argv[1], "--check-server-settings") == 0) return CheckServerSettings(argv[2]);
+  if (argc == 2 && std::strcmp(argv[1], "--list-servers") == 0) return ListServers();
   if (argc != 2 || std::strcmp(argv[1], "--jail") != 0) {
     std::fprintf(stderr, "sandbox-agent is started by sandboxd (usage: sandbox-agent --jail)\n");
     return 64;

@@ -1,5 +1,7 @@
 #include "api/acquire_request.h"
 
+#include <algorithm>
+
 #include "sandbox/server_names.h"
 
 namespace sbx::api {
@@ -8,10 +10,36 @@ namespace {
 const char kListBranch[] = "list[LocalSandboxMCPServer]";
 const char kAllBranch[] = "literal['ALL']";
 
+std::string JoinNames(const std::vector<std::string>& names) {
+  std::string out;
+  for (const auto& n : names) out += (out.empty() ? "" : ", ") + n;
+  return out.empty() ? "none" : out;
+}
+
 // server_names is list[LocalSandboxMCPServer] | Literal['ALL']: like pydantic's
 // smart union, a failure reports the errors of both branches.
-std::optional<std::vector<std::string>> ParseServerNames(const Json& value, ValidationErrors& errors) {
-  if (value.is_string() && value.get<std::string>() == "ALL") return sandbox::KnownServerNames();
+// A name of the enum that this deployment cannot serve: a 422 of the same
+// shape as the enum's own error, at the name's index, so a client sees which
+// server and why before any sandbox exists.
+bool CheckServed(const std::vector<std::string>& names, const std::vector<std::string>& served,
+                 const Json& loc_base, ValidationErrors& errors) {
+  bool ok = true;
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    if (std::find(served.begin(), served.end(), names[i]) != served.end()) continue;
+    Json loc = loc_base;
+    loc.push_back(i);
+    errors.Add("server_unavailable", std::move(loc),
+               "Server '" + names[i] + "' is not available in this deployment: this build of sandboxd does not "
+               "include it (available: " + JoinNames(served) + ")",
+               names[i]);
+    ok = false;
+  }
+  return ok;
+}
+
+std::optional<std::vector<std::string>> ParseServerNames(const Json& value, ValidationErrors& errors,
+                                                         const std::vector<std::string>& served) {
+  if (value.is_string() && value.get<std::string>() == "ALL") return served;
   const Json base = Json::array({"body", "server_names"});
   auto loc = [&](auto... extra) {
     Json l = base;
@@ -24,7 +52,10 @@ std::optional<std::vector<std::string>> ParseServerNames(const Json& value, Vali
       auto name = ValidateEnum(value[i], sandbox::KnownServerNames(), loc(kListBranch, i), errors);
       if (name) names.push_back(*name);
     }
-    if (names.size() == value.size()) return names;
+    if (names.size() == value.size()) {
+      if (!CheckServed(names, served, Json::array({"body", "server_names"}), errors)) return std::nullopt;
+      return names;
+    }
   } else {
     errors.Add("list_type", loc(kListBranch), "Input should be a valid list", value);
   }
@@ -35,7 +66,8 @@ std::optional<std::vector<std::string>> ParseServerNames(const Json& value, Vali
 
 }  // namespace
 
-std::optional<sandbox::AcquireRequest> ParseAcquireRequest(const Json& body, ValidationErrors& errors) {
+std::optional<sandbox::AcquireRequest> ParseAcquireRequest(const Json& body, ValidationErrors& errors,
+                                                           const std::vector<std::string>& served) {
   if (body.is_null()) {  // FastAPI treats a JSON null body as an absent one
     errors.Add("missing", Json::array({"body"}), "Field required", nullptr);
     return std::nullopt;
@@ -51,7 +83,7 @@ std::optional<sandbox::AcquireRequest> ParseAcquireRequest(const Json& body, Val
   if (!body.contains("server_names")) {
     errors.Add("missing", Json::array({"body", "server_names"}), "Field required", body);
     ok = false;
-  } else if (auto names = ParseServerNames(body["server_names"], errors)) {
+  } else if (auto names = ParseServerNames(body["server_names"], errors, served)) {
     request.server_names = std::move(*names);
   } else {
     ok = false;

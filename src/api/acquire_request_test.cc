@@ -27,10 +27,11 @@ struct Parsed {
   std::string detail;  // the 422 "detail" list, compact; "[]" when valid
 };
 
-Parsed Parse(const char* body_json) {
+// `served`: what the deployment can serve; by default every server of the enum.
+Parsed Parse(const char* body_json, const std::vector<std::string>& served = sandbox::KnownServerNames()) {
   ValidationErrors errors;
   Parsed p;
-  p.request = ParseAcquireRequest(Json::parse(body_json), errors);
+  p.request = ParseAcquireRequest(Json::parse(body_json), errors, served);
   p.detail = Json::parse(errors.ToResponse().body)["detail"].dump();
   EXPECT_EQ(p.request.has_value(), errors.empty()) << body_json;
   return p;
@@ -69,6 +70,33 @@ TEST(AcquireRequestTest, AllExpandsToTheSixteenServersInEnumOrder) {
   Parsed p = Parse(R"({"server_names":"ALL"})");
   ASSERT_TRUE(p.request) << p.detail;
   EXPECT_EQ(p.request->server_names, kAllServers);
+}
+
+TEST(AcquireRequestTest, AllExpandsToWhatTheDeploymentServes) {
+  Parsed p = Parse(R"({"server_names":"ALL"})", {"filesystem", "git", "localmemory"});
+  ASSERT_TRUE(p.request) << p.detail;
+  EXPECT_EQ(p.request->server_names, (std::vector<std::string>{"filesystem", "git", "localmemory"}));
+}
+
+TEST(AcquireRequestTest, AServerTheDeploymentCannotServeIsRefusedByName) {
+  Parsed p = Parse(R"({"server_names":["git","excel","filesystem","word"]})", {"filesystem", "git"});
+  EXPECT_FALSE(p.request);
+  auto unavailable = [](int index, const char* name) {
+    return Json{{"type", "server_unavailable"},
+                {"loc", {"body", "server_names", index}},
+                {"msg", std::string("Server '") + name +
+                            "' is not available in this deployment: this build of sandboxd does not include it "
+                            "(available: filesystem, git)"},
+                {"input", name}};
+  };
+  EXPECT_EQ(p.detail, Json::array({unavailable(1, "excel"), unavailable(3, "word")}).dump());
+  // Unknown names keep the enum's error; availability is judged only for a valid list.
+  p = Parse(R"({"server_names":["nope","excel"]})", {"filesystem"});
+  EXPECT_EQ(Json::parse(p.detail)[0]["type"], "enum");
+  EXPECT_EQ(Json::parse(p.detail).size(), 2u);  // the enum error and the 'ALL' branch
+  // A deployment that serves nothing refuses every name, and says so.
+  p = Parse(R"({"server_names":["git"]})", {});
+  EXPECT_NE(p.detail.find("(available: none)"), std::string::npos) << p.detail;
 }
 
 TEST(AcquireRequestTest, DuplicatesAndAnEmptyListAreAccepted) {

@@ -13,7 +13,7 @@ Task<void> Acquire(ApiContext& ctx, http::Exchange& ex, const Principal& who) {
   if (!body) co_return;
   ValidationErrors errors;
   std::optional<sandbox::AcquireRequest> request;
-  if (auto json = ParseJsonBody(*body, errors)) request = ParseAcquireRequest(*json, errors);
+  if (auto json = ParseJsonBody(*body, errors)) request = ParseAcquireRequest(*json, errors, ctx.manager.config().servers);
   if (!request) {
     co_await ex.Send(errors.ToResponse());
     co_return;

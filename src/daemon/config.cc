@@ -60,11 +60,6 @@ Result<DaemonConfig> ParseFlags(int argc, char** argv, int& exit_code) {
       ->envname("SANDBOXD_LOG_LEVEL")->capture_default_str();
   app.add_option("--pool-size", c.pool_size, "Idle sandboxes kept ready so acquire is a hand-over")
       ->envname("SANDBOXD_POOL_SIZE")->check(CLI::Range(0, 10000))->capture_default_str();
-  app.add_option("--agent-path", c.agent_path, "The sandbox-agent binary (default: beside sandboxd)")
-      ->envname("SANDBOXD_AGENT_PATH");
-  app.add_option("--cgroup-parent", c.cgroup_parent,
-                 "Parent cgroup of the sandboxes (default: sandboxd-<hash of the data dir>)")
-      ->envname("SANDBOXD_CGROUP_PARENT");
   app.add_option("--sandbox-memory-mb", c.sandbox_memory_mb, "Memory limit of each sandbox")
       ->envname("SANDBOXD_SANDBOX_MEMORY_MB")->check(CLI::Range(std::int64_t{16}, std::int64_t{1} << 30))
       ->capture_default_str();
@@ -79,13 +74,18 @@ Result<DaemonConfig> ParseFlags(int argc, char** argv, int& exit_code) {
   app.add_flag("--sandbox-egress", c.sandbox_egress,
                "Give sandboxes the host's network (default: a private loopback only)")
       ->envname("SANDBOXD_SANDBOX_EGRESS");
+  app.add_option("--agent-path", c.agent_path, "The sandbox-agent binary (default: beside sandboxd)")
+      ->envname("SANDBOXD_AGENT_PATH");
+  app.add_option("--cgroup-parent", c.cgroup_parent,
+                 "Parent cgroup of the sandboxes (default: sandboxd-<hash of the data dir>)")
+      ->envname("SANDBOXD_CGROUP_PARENT");
+  app.add_option("--server-settings", c.server_settings_file,
+                 "JSON file of per-server settings ({\"terminal\": {...}, ...}); default: each server's own")
+      ->envname("SANDBOXD_SERVER_SETTINGS");
   app.add_option("--paper-store", c.paper_store_dir,
                  "Directory of arXiv papers (one folder per paper: metadata.json, paper.md/.pdf), mounted "
                  "read-only at /opt/arxiv-store in every sandbox for the arxiv server")
       ->envname("SANDBOXD_PAPER_STORE")->check(CLI::ExistingDirectory);
-  app.add_option("--server-settings", c.server_settings_file,
-                 "JSON file of per-server settings ({\"terminal\": {...}, ...}); default: each server's own")
-      ->envname("SANDBOXD_SERVER_SETTINGS");
   app.add_option("--test-clock-file", c.test_clock_file,
                  "Tests only: a file holding seconds to add to the wall clock")
       ->group("");  // hidden

@@ -2,6 +2,7 @@
 // the HTTP server together, and runs until SIGTERM/SIGINT.
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <csignal>
 #include <cstdlib>
@@ -21,6 +22,7 @@
 #include "core/log.h"
 #include "daemon/bootstrap.h"
 #include "daemon/config.h"
+#include "daemon/paths.h"
 #include "daemon/server_settings.h"
 #include "gateway/gateway.h"
 #include "http/io_loop.h"
@@ -29,6 +31,7 @@
 #include "sandbox/jails.h"
 #include "sandbox/manager.h"
 #include "sandbox/releaser.h"
+#include "sandbox/server_names.h"
 
 namespace sbx::daemon {
 namespace {
@@ -46,35 +49,17 @@ std::string EndpointText(const asio::ip::tcp::endpoint& ep) {
 
 Result<sandbox::JailConfig> JailConfigFrom(const DaemonConfig& config) {
   sandbox::JailConfig j;
+  // Every path here was made absolute and checked by ResolvePaths.
   j.agent_path = config.agent_path;
-  if (j.agent_path.empty()) {
-    char self[4096];
-    ssize_t n = ::readlink("/proc/self/exe", self, sizeof self - 1);
-    if (n <= 0) return MakeError(ErrorCode::kInternal, "cannot find the sandboxd binary");
-    std::string exe(self, static_cast<std::size_t>(n));
-    j.agent_path = exe.substr(0, exe.rfind('/')) + "/sandbox-agent";
-  }
-  if (::access(j.agent_path.c_str(), X_OK) != 0)
-    return MakeError(ErrorCode::kInvalidArgument, "no sandbox-agent at " + j.agent_path + " (see --agent-path)");
   j.cgroup_parent = config.cgroup_parent;
-  if (j.cgroup_parent.empty()) {
-    char* real = ::realpath(config.data_dir.c_str(), nullptr);
-    std::string dir = real ? real : config.data_dir;
-    std::free(real);
-    // One parent per data directory: two sandboxd instances never share groups.
-    j.cgroup_parent = "sandboxd-" + crypto::Sha256Hex(dir).substr(0, 12);
-  }
+  // One parent per data directory: two sandboxd instances never share groups.
+  if (j.cgroup_parent.empty()) j.cgroup_parent = "sandboxd-" + crypto::Sha256Hex(config.data_dir).substr(0, 12);
   j.limits.memory_bytes = static_cast<std::uint64_t>(config.sandbox_memory_mb) << 20;
   j.limits.pids = config.sandbox_pids;
   j.limits.cpu_weight = static_cast<std::uint32_t>(config.sandbox_cpu_weight);
   j.tmp_bytes = static_cast<std::uint64_t>(config.sandbox_tmp_mb) << 20;
   j.egress = config.sandbox_egress;
-  if (!config.paper_store_dir.empty()) {
-    char* real = ::realpath(config.paper_store_dir.c_str(), nullptr);
-    if (!real) return MakeError(ErrorCode::kInvalidArgument, "--paper-store: cannot resolve " + config.paper_store_dir);
-    j.paper_store_dir = real;
-    std::free(real);
-  }
+  j.paper_store_dir = config.paper_store_dir;
   if (!config.server_settings_file.empty()) {
     auto settings = LoadServerSettings(config.server_settings_file, j.agent_path);
     if (!settings) return settings.error();
@@ -83,7 +68,19 @@ Result<sandbox::JailConfig> JailConfigFrom(const DaemonConfig& config) {
   return j;
 }
 
-int Run(const DaemonConfig& config) {
+// The reference's server names this deployment serves, in enum order: those
+// its sandbox-agent has. Acquire refuses the others up front.
+Result<std::vector<std::string>> ServedServers(const std::string& agent_path) {
+  auto listed = ListAgentServers(agent_path);
+  if (!listed) return listed.error();
+  std::vector<std::string> served;
+  for (const auto& name : sandbox::KnownServerNames())
+    if (std::find(listed->begin(), listed->end(), name) != listed->end()) served.push_back(name);
+  return served;
+}
+
+int Run(DaemonConfig config) {
+  if (auto s = ResolvePaths(config); !s) return Fail(s.error().message);
   if (auto s = PrepareDataDir(config.data_dir); !s) return Fail(s.error().message);
   auto store = store::OpenSqliteStore(config.data_dir + "/state.db");
   if (!store) return Fail(store.error().message);
@@ -133,6 +130,9 @@ int Run(const DaemonConfig& config) {
   archive::UrlSigner signer(*secret);
   auto jail_config = JailConfigFrom(config);
   if (!jail_config) return Fail(jail_config.error().message);
+  auto served = ServedServers(jail_config->agent_path);
+  if (!served) return Fail(served.error().message);
+  mc.servers = std::move(*served);
   // Agent deaths are reported from the jails' watcher thread, which starts
   // before the manager exists and may outlive it.
   std::atomic<sandbox::Manager*> manager_ptr{nullptr};

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "core/json.h"
 #include "core/result.h"
@@ -15,5 +16,9 @@ namespace sbx::daemon {
 // servers' own option parsers live in the agent, which sandboxd does not
 // link. Returns the settings, or an error naming the file and the problem.
 Result<Json> LoadServerSettings(const std::string& path, const std::string& agent_path);
+
+// The servers the sandbox-agent at `agent_path` has (`sandbox-agent
+// --list-servers`), as it names them; an error names --agent-path.
+Result<std::vector<std::string>> ListAgentServers(const std::string& agent_path);
 
 }  // namespace sbx::daemon

@@ -1,15 +1,12 @@
 #include "jail/spec.h"
 
 namespace sbx::jail {
-namespace {
 
-bool UsableInOptions(const std::string& path) {
+bool UsableInOverlayOptions(const std::string& path) {
   // overlayfs splits its option string on ',' and its lowerdir on ':'; a path
   // with either (or a backslash escape) would be read as something else.
   return !path.empty() && path[0] == '/' && path.find_first_of(",:\\") == std::string::npos;
 }
-
-}  // namespace
 
 Json ToJson(const JailSpec& spec) {
   Json j;
@@ -57,7 +54,7 @@ Result<JailSpec> JailSpecFromJson(const Json& j) {
 
 Result<std::string> OverlayOptions(const Layers& layers) {
   for (const std::string* p : {&layers.lower, &layers.upper, &layers.work})
-    if (!UsableInOptions(*p))
+    if (!UsableInOverlayOptions(*p))
       return MakeError(ErrorCode::kInvalidArgument, "unusable overlay layer path: " + *p);
   // redirect_dir=on: without it renaming a directory of the lower layer
   // fails with EXDEV, which tools and programs (rename(2), git, move_file)

@@ -52,4 +52,10 @@ Result<JailSpec> JailSpecFromJson(const Json& json);
 // plus the hardening options). Paths must not contain ',' or ':' (checked).
 Result<std::string> OverlayOptions(const Layers& layers);
 
+// Whether overlayfs can take `path` in its mount options: absolute, and free
+// of ',' ':' and '\\' (its option and lowerdir separators, and its escape).
+// sandboxd checks its data directory against this at startup, so that a
+// directory every layer path would inherit the problem from is refused then.
+bool UsableInOverlayOptions(const std::string& path);
+
 }  // namespace sbx::jail

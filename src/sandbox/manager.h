@@ -41,6 +41,9 @@ struct ManagerConfig {
   std::uint64_t max_upload_bytes = 1ull << 30;
   archive::ExtractLimits extract_limits;
   std::size_t pool_size = 0;          // idle jails kept ready
+  // The servers this deployment serves (its agent's, in the reference's
+  // enum order); acquire asks for nothing else.
+  std::vector<std::string> servers;
   std::uint64_t max_log_chunk = 1 << 20;  // bytes of execution log per poll
 };
 

@@ -92,6 +92,12 @@ std::shared_ptr<const mcp::ServerDefinition> Find(std::string_view name) {
   return *server;
 }
 
+std::vector<std::string> Names() {
+  std::vector<std::string> names;
+  for (const auto& [name, _] : Builders()) names.push_back(name);
+  return names;
+}
+
 sbx::Status ValidateSettings(const Json& settings) {
   if (!settings.is_object()) return MakeError(ErrorCode::kInvalidArgument, "server settings: expected a JSON object");
   for (const auto& [name, value] : settings.items()) {

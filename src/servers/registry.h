@@ -13,7 +13,9 @@
 #pragma once
 
 #include <memory>
+#include <string>
 #include <string_view>
+#include <vector>
 
 #include "core/json.h"
 #include "core/result.h"
@@ -28,6 +30,11 @@ void Configure(Json settings);
 // The server called `name`, or null if this build has none by that name or
 // its settings are invalid (the agent logs why).
 std::shared_ptr<const mcp::ServerDefinition> Find(std::string_view name);
+
+// The names of every server this build has (sorted). A deployment serves
+// exactly these: sandboxd asks the agent binary at startup
+// (`sandbox-agent --list-servers`) and refuses any other at acquire.
+std::vector<std::string> Names();
 
 // Checks `settings` ({name: {...}}) against every server's Options parser:
 // unknown server names, unknown keys and bad values are errors.

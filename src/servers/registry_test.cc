@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 namespace sbx::servers {
 namespace {
 
@@ -37,6 +39,15 @@ TEST(ServerRegistry, BuildsConfiguredServersOnce) {
   EXPECT_EQ(Find("filesystem"), nullptr);
   Configure(Json::object());
   EXPECT_NE(Find("filesystem"), nullptr);
+}
+
+TEST(ServerRegistryTest, NamesAreTheServersThatBuild) {
+  auto names = Names();
+  EXPECT_TRUE(std::is_sorted(names.begin(), names.end()));
+  // Each listed name builds with its defaults; a name not listed does not exist.
+  for (const auto& name : names) EXPECT_TRUE(ValidateSettings(Json{{name, Json::object()}})) << name;
+  EXPECT_EQ(std::find(names.begin(), names.end(), "nosuch"), names.end());
+  EXPECT_EQ(std::count(names.begin(), names.end(), "filesystem"), 1);
 }
 
 }  // namespace

@@ -100,6 +100,15 @@ def sandboxd_bin() -> Path:
     return Path(os.environ.get("SANDBOXD_BIN", str(DEFAULT_BIN)))
 
 
+def served_servers() -> list[str]:
+    """The servers the build under test has, in enum order: what
+    `sandbox-agent --list-servers` (beside sandboxd, as sandboxd finds it) says."""
+    agent = sandboxd_bin().resolve().parent / "sandbox-agent"
+    out = subprocess.run([str(agent), "--list-servers"], capture_output=True, text=True, timeout=30, check=True)
+    listed = out.stdout.split()
+    return [name for name in ALL_SERVERS if name in listed]
+
+
 def release_message(sandbox_id: str) -> str:
     return (
         f"Local sandbox release started for {sandbox_id}: "

@@ -17,6 +17,8 @@ import pytest
 
 from conftest import (
     ALL_SERVERS,
+    cgroup_dirs,
+    served_servers,
     assert_detail,
     assert_json,
     not_found_detail,
@@ -295,12 +297,35 @@ def test_region_asia_accepted(server, owner):
 # --------------------------------------------------------------------------- accepted bodies
 
 
-def test_all_gives_every_server_in_enum_order(owner):
+def test_all_gives_every_served_server_in_enum_order(owner):
+    served = served_servers()
+    assert "filesystem" in served and len(served) >= 8, served
     body = owner.acquire_ok(server_names="ALL")
-    assert [s["server_name"] for s in body["servers"]] == ALL_SERVERS
-    assert len({s["id"] for s in body["servers"]}) == 16
+    assert [s["server_name"] for s in body["servers"]] == served
+    assert len({s["id"] for s in body["servers"]}) == len(served)
     info = assert_json(owner.get(body["local_sandbox_id"]), 200)
-    assert [s["server_name"] for s in info["servers"]] == ALL_SERVERS
+    assert [s["server_name"] for s in info["servers"]] == served
+
+
+def test_a_server_this_build_lacks_is_refused_at_acquire_with_nothing_created(server, owner):
+    served = served_servers()
+    lacking = [name for name in ALL_SERVERS if name not in served]
+    if not lacking:
+        pytest.skip("this build has every server of the enum")
+    before_count = owner.count()
+    before_dirs = sorted(p.name for p in (server.data_dir / "sandboxes").iterdir())
+    before_groups = cgroup_dirs(server.data_dir)
+    r = owner.acquire(body={"server_names": ["filesystem", lacking[0], "git"]})
+    assert_422(r, [{
+        "type": "server_unavailable",
+        "loc": ["body", "server_names", 1],
+        "msg": f"Server '{lacking[0]}' is not available in this deployment: this build of sandboxd does not "
+               f"include it (available: {', '.join(served)})",
+        "input": lacking[0],
+    }])
+    assert owner.count() == before_count
+    assert sorted(p.name for p in (server.data_dir / "sandboxes").iterdir()) == before_dirs
+    assert cgroup_dirs(server.data_dir) == before_groups
 
 
 def test_server_order_is_the_requested_order(owner):

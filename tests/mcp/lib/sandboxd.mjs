@@ -185,9 +185,9 @@ export async function connectMcp(url, opts = {}) {
 }
 
 /**
- * Whether the gateway still answers the "not available in this build yet" 503
- * (the state before the MCP gateway landed). Tests skip their MCP parts on it;
- * SANDBOXD_MCP_REQUIRED=1 turns that skip into a failure.
+ * Checks that an MCP URL answers (a ping): always null, or throws on a 503.
+ * The suites once skipped their MCP parts on the "not available in this
+ * build yet" 503 of builds without the gateway; that state is gone.
  */
 export async function mcpUnavailableReason(url) {
   const res = await fetch(url, {
@@ -197,12 +197,9 @@ export async function mcpUnavailableReason(url) {
     signal: AbortSignal.timeout(HTTP_TIMEOUT_MS),
   });
   const text = await res.text();
-  if (res.status === 503 && /not available in this sandboxd build yet/.test(text)) {
-    if (process.env.SANDBOXD_MCP_REQUIRED === '1') {
-      throw new Error(`MCP gateway required but answers 503: ${text}`);
-    }
-    return `MCP gateway not in this build (503: ${text})`;
-  }
+  // Every build has the gateway now: an MCP URL that answers 503 is a
+  // failure of the suite, never a reason to skip it.
+  if (res.status === 503) throw new Error(`the MCP URL answers 503: ${text}`);
   return null;
 }
 
