@@ -9,7 +9,7 @@
 #   BENCH_ONLY="mcp mcp-baseline" bench/run.sh   # the MCP tools/call benchmark
 #   BENCH_ONLY="servers servers-baseline" bench/run.sh   # one call per server
 #
-# Knobs (environment): BENCH_ONLY (subset of: baseline warm cold concurrent
+# Knobs (environment): BENCH_ONLY (subset of: baseline warm cold concurrent burst
 # memory mcp mcp-baseline servers servers-baseline), BENCH_SAMPLES (200), BENCH_WARM_POOL (32),
 # BENCH_CONCURRENT (100), BENCH_MEM_NS ("50 100"), BENCH_MEM_REPEAT (3),
 # BENCH_MCP_CALLS (5000), BENCH_MCP_WARMUP (1000), BENCH_MCP_NS ("8 32 64"),
@@ -26,7 +26,7 @@ BUILD=$ROOT/build-bench
 BENCH=$BUILD/bench/sandboxd-bench
 SANDBOXD=$BUILD/sandboxd
 
-ONLY=${BENCH_ONLY:-"baseline warm cold concurrent memory mcp mcp-baseline servers servers-baseline"}
+ONLY=${BENCH_ONLY:-"baseline warm cold concurrent burst memory mcp mcp-baseline servers servers-baseline"}
 SAMPLES=${BENCH_SAMPLES:-200}
 WARM_POOL=${BENCH_WARM_POOL:-32}
 CONC=${BENCH_CONCURRENT:-100}
@@ -117,7 +117,7 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
-# start_sandboxd LABEL POOL_SIZE [sandboxd flags...]: one fresh instance; sets SBX_PID, SBX_DATA, SBX_CG.
+# start_sandboxd LABEL POOL_SIZE|default [sandboxd flags...]: one fresh instance; sets SBX_PID, SBX_DATA, SBX_CG.
 start_sandboxd() {
   SBX_LABEL=$1
   local pool=$2
@@ -126,7 +126,9 @@ start_sandboxd() {
   SBX_ROOT=$(mktemp -d /tmp/sandboxd-bench-XXXXXX)
   SBX_DATA=$SBX_ROOT/data
   SBX_CG=$BASE_CG-$INSTANCE
-  "$SANDBOXD" --listen 127.0.0.1:0 --data-dir "$SBX_DATA" --cgroup-parent "$SBX_CG" --pool-size "$pool" \
+  local pool_flag=(--pool-size "$pool")
+  [[ $pool == default ]] && pool_flag=()  # the embedded default pool settings
+  "$SANDBOXD" --listen 127.0.0.1:0 --data-dir "$SBX_DATA" --cgroup-parent "$SBX_CG" "${pool_flag[@]}" \
     --log-level "$LOG_LEVEL" "$@" "${EXTRA_ARGS[@]}" >"$SBX_ROOT/sandboxd.log" 2>&1 </dev/null &
   SBX_PID=$!
   if ! "$BENCH" wait-up --data-dir "$SBX_DATA" --timeout 30; then
@@ -195,6 +197,15 @@ if wants concurrent; then
   say "3a. $CONC concurrent acquires, pool of $CONC"
   start_sandboxd concurrent "$CONC"
   "$BENCH" concurrent --data-dir "$SBX_DATA" --cgroup-parent "$SBX_CG" --label pool --n "$CONC" --out "$KV" || true
+  stop_sandboxd
+fi
+
+# ------------------------------------------------------------------ 7. a burst with default flags
+if wants burst; then
+  say "7. a burst of $CONC rollouts (acquire, initialize, one tools/call), default flags"
+  start_sandboxd burst default
+  "$BENCH" burst --data-dir "$SBX_DATA" --cgroup-parent "$SBX_CG" --n "$CONC" --rounds "${BENCH_BURST_ROUNDS:-3}" \
+    --shrink-wait-s 180 --out "$KV" || true
   stop_sandboxd
 fi
 

@@ -63,6 +63,9 @@ struct Server {
 // wait in ms (main.cc).
 double WaitPool(Client& c, long want, std::chrono::seconds timeout);
 
+// Benchmark 7: a burst of rollouts with default flags (burst.cc).
+int Burst(const Args& a);
+
 // The subcommands of memory.cc, mcp.cc, servers_tree.cc, servers.cc and
 // report.cc.
 int MemInfo(const Args& a);

@@ -340,6 +340,7 @@ int Usage() {
                "  floor            --data-dir D [--samples 1000] [--out F]\n"
                "  acquire          --data-dir D --label L [--samples 200] [--warmup 5] [--gap-ms 5] [--samples-out F] [--out F]\n"
                "  concurrent       --data-dir D --cgroup-parent P --label L [--n 100] [--out F]\n"
+               "  burst            --data-dir D --cgroup-parent P [--n 100] [--rounds 2] [--shrink-wait-s 180] [--out F]\n"
                "  spawn            --label L [--samples 200] [--out F] -- argv...\n"
                "  spawn-concurrent --label L [--n 100] [--out F] -- argv...\n"
                "  meminfo\n"
@@ -372,6 +373,7 @@ int main(int argc, char** argv) {
     if (cmd == "floor") return Floor(a);
     if (cmd == "acquire") return Acquire(a);
     if (cmd == "concurrent") return Concurrent(a);
+    if (cmd == "burst") return Burst(a);
     if (cmd == "spawn") return SpawnSeq(a);
     if (cmd == "spawn-concurrent") return SpawnConcurrent(a);
     if (cmd == "meminfo") return MemInfo(a);

@@ -126,6 +126,25 @@ int Report(const Args& a) {
       {cn + " concurrent, pool 0: ready", "concurrent_cold_ready", "", "", count("concurrent_cold_n", 100), true, "n", "",
        "cold concurrent"},
   };
+  // Benchmark 7: bursts of rollouts with default flags (burst.cc).
+  const std::string bn = std::to_string(static_cast<long>(count("burst_n", 100)));
+  const double floor_idle = count("burst_floor", 4);
+  for (int round = 1; round <= 5; ++round) {
+    const std::string key = "burst_r" + std::to_string(round);
+    if (repeats(key + "_ok") == 0) continue;
+    rows.push_back({bn + " rollouts at once, default flags, burst " + std::to_string(round) +
+                        (round == 1 ? " (pool at its floor)" : " (pool grown)") +
+                        ": acquire + initialize + tools/call, last result",
+                    key + "_all_ms", "concurrent_bwrap_all_ms", "concurrent_true_all_ms", 1000, false, "ms", "",
+                    "burst"});
+  }
+  rows.push_back({"burst: idle sandboxes once grown", "burst_grown_idle", "", "", NAN, false, "n", "", "burst"});
+  rows.push_back({"burst: memory of the grown pool's cgroups", "burst_grown_cgroup_mib", "", "", NAN, false, "MiB", "",
+                  "burst"});
+  rows.push_back({"burst: idle sandboxes after --pool-idle-seconds (back to the floor)", "burst_shrunk_idle", "", "",
+                  floor_idle + 1, false, "n", "", "burst"});  // "< floor + 1": at most the floor
+  rows.push_back({"burst: memory of the shrunk pool's cgroups", "burst_shrunk_cgroup_mib", "", "", NAN, false, "MiB",
+                  "", "burst"});
   std::set<long> mem_ns;
   for (const auto& [k, v] : kv) {
     long n = 0;

@@ -12,7 +12,11 @@ void RegisterRoutes(http::Router& router, ApiContext& ctx) {
     Json out;
     out["status"] = "ok";
     auto* pool = ctx.manager.pool();
-    out["pool"] = {{"idle", pool ? pool->idle() : 0}, {"size", ctx.manager.config().pool_size}};
+    sandbox::PoolStats stats = pool ? pool->stats() : sandbox::PoolStats{};
+    // "size" is the floor (--pool-size); the rest shows the pool adapting.
+    out["pool"] = {{"idle", stats.ready},      {"size", ctx.manager.config().pool_size},
+                   {"target", stats.target},   {"starting", stats.starting},
+                   {"waiting", stats.waiting}, {"demand", stats.demand}};
     co_await SendJson(ex, 200, out);
   });
   router.Add(bhttp::verb::get, "/openapi.json", [&ctx](http::Exchange& ex) -> Task<void> {

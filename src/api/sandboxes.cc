@@ -18,7 +18,15 @@ Task<void> Acquire(ApiContext& ctx, http::Exchange& ex, const Principal& who) {
     co_await ex.Send(errors.ToResponse());
     co_return;
   }
-  // Off the I/O threads: with the pool empty, acquire starts a jail.
+  // Counted as demand from now, before it waits for a blocking thread: a
+  // burst shows the warm pool its whole size at once, and the pool starts
+  // sandboxes for it in parallel while the requests queue.
+  ctx.manager.BeginAcquireDemand();
+  struct DemandEnd {
+    sandbox::Manager& manager;
+    ~DemandEnd() { manager.EndAcquireDemand(); }
+  } demand_end{ctx.manager};
+  // Off the I/O threads: acquire may wait for the pool or start a jail.
   std::string owner = who.owner;
   auto work = [&ctx, owner, req = std::move(*request)] { return ctx.manager.Acquire(owner, req); };
   auto sandbox = co_await http::RunBlocking(ctx.blocking_pool, std::move(work));

@@ -58,8 +58,20 @@ Result<DaemonConfig> ParseFlags(int argc, char** argv, int& exit_code) {
       ->envname("SANDBOXD_BLOCKING_THREADS")->check(CLI::Range(1, 256))->capture_default_str();
   app.add_option("--log-level", c.log_level, "trace, debug, info, warn, error or off")
       ->envname("SANDBOXD_LOG_LEVEL")->capture_default_str();
-  app.add_option("--pool-size", c.pool_size, "Idle sandboxes kept ready so acquire is a hand-over")
+  app.add_option("--pool-size", c.pool_size,
+                 "Idle sandboxes always kept ready so acquire is a hand-over (the pool's floor; 0: no pool)")
       ->envname("SANDBOXD_POOL_SIZE")->check(CLI::Range(0, 10000))->capture_default_str();
+  app.add_option("--pool-max", c.pool_max, "Most idle sandboxes the pool grows to while acquires outrun it")
+      ->envname("SANDBOXD_POOL_MAX")->check(CLI::Range(0, 100000))->capture_default_str();
+  app.add_option("--pool-max-memory-mb", c.pool_max_memory_mb,
+                 "Memory the pool's idle sandboxes may hold when it grows (0: an eighth of the host's memory)")
+      ->envname("SANDBOXD_POOL_MAX_MEMORY_MB")->check(CLI::Range(std::int64_t{0}, std::int64_t{1} << 30))
+      ->capture_default_str();
+  app.add_option("--pool-starters", c.pool_starters, "Sandboxes the pool starts in parallel (0: twice the CPUs)")
+      ->envname("SANDBOXD_POOL_STARTERS")->check(CLI::Range(0, 1024))->capture_default_str();
+  app.add_option("--pool-idle-seconds", c.pool_idle_seconds,
+                 "Seconds without a new burst before a grown pool shrinks back to --pool-size")
+      ->envname("SANDBOXD_POOL_IDLE_SECONDS")->check(CLI::Range(1, 86400))->capture_default_str();
   app.add_option("--sandbox-memory-mb", c.sandbox_memory_mb, "Memory limit of each sandbox")
       ->envname("SANDBOXD_SANDBOX_MEMORY_MB")->check(CLI::Range(std::int64_t{16}, std::int64_t{1} << 30))
       ->capture_default_str();

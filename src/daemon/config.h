@@ -24,7 +24,11 @@ struct DaemonConfig {
   int blocking_threads = 4;
   std::string log_level = "info";
   // Jails
-  int pool_size = 4;                 // idle sandboxes kept ready
+  int pool_size = 4;                 // idle sandboxes always kept ready (the pool's floor)
+  int pool_max = 256;                // most idle sandboxes the pool grows to under demand
+  std::int64_t pool_max_memory_mb = 0;  // memory the pool may hold; 0: an eighth of the host's
+  int pool_starters = 0;             // sandboxes started in parallel; 0: twice the CPUs
+  int pool_idle_seconds = 120;       // after a burst, how long before the pool shrinks to its floor
   std::string agent_path;            // empty: sandbox-agent beside the sandboxd binary
   std::string cgroup_parent;         // empty: "sandboxd-" + a hash of the data dir
   std::int64_t sandbox_memory_mb = 1024;

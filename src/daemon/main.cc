@@ -127,6 +127,13 @@ int Run(DaemonConfig config) {
   mc.extract_limits.max_total_bytes = config.max_extract_bytes;
   mc.extract_limits.max_entries = config.max_extract_entries;
   mc.pool_size = static_cast<std::size_t>(config.pool_size);
+  mc.pool.ceiling = static_cast<std::size_t>(config.pool_max);
+  mc.pool.memory_budget = config.pool_max_memory_mb > 0
+                              ? static_cast<std::uint64_t>(config.pool_max_memory_mb) << 20
+                              : sandbox::HostTotalMemory() / 8;
+  mc.pool.starters = config.pool_starters > 0 ? static_cast<std::size_t>(config.pool_starters)
+                                              : 2 * std::max(1u, std::thread::hardware_concurrency());
+  mc.pool.idle_shrink = std::chrono::seconds(config.pool_idle_seconds);
   archive::UrlSigner signer(*secret);
   auto jail_config = JailConfigFrom(config);
   if (!jail_config) return Fail(jail_config.error().message);

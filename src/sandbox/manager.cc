@@ -19,6 +19,8 @@ namespace sbx::sandbox {
 namespace {
 
 constexpr std::int64_t kMicros = 1'000'000;
+// How long an acquire waits for the pool's starters before it gives up.
+constexpr std::chrono::milliseconds kPoolWait{30'000};
 
 bool IsUpload(store::ArchiveKind kind) {
   return kind == store::ArchiveKind::kUpload || kind == store::ArchiveKind::kExecutionUpload;
@@ -42,9 +44,19 @@ Manager::~Manager() { pool_.reset(); }
 
 void Manager::StartPool() {
   if (config_.pool_size == 0 || pool_) return;
+  PoolOptions options = config_.pool;
+  options.floor = config_.pool_size;
   pool_ = std::make_unique<Pool>(
-      config_.pool_size, [this] { return PrepareSandbox(); },
+      std::move(options), [this] { return PrepareSandbox(); },
       [this](const std::string& id) { DiscardPrepared(id); });
+}
+
+void Manager::BeginAcquireDemand() {
+  if (pool_) pool_->BeginDemand();
+}
+
+void Manager::EndAcquireDemand() {
+  if (pool_) pool_->EndDemand();
 }
 
 Result<std::string> Manager::PrepareSandbox() {
@@ -215,12 +227,17 @@ Status Manager::ReattachJail(const std::string& id, const Workspace& ws) {
 Result<store::SandboxRecord> Manager::Acquire(const std::string& owner,
                                               const AcquireRequest& request) {
   UnixMicros now = clock_.Now();
-  // A prepared jail from the pool, or one started now if the pool is empty.
+  // A prepared jail from the pool (waiting for the next one its starters
+  // finish when none is ready), or, without a pool, one started now.
   std::optional<std::string> prepared;
-  while (pool_ && (prepared = pool_->Take())) {
-    if (jails_.Running(*prepared)) break;
-    DiscardPrepared(*prepared);  // its agent died while it waited in the pool
-    prepared.reset();
+  while (pool_) {
+    auto taken = pool_->Take(kPoolWait);
+    if (!taken) return taken.error();
+    if (jails_.Running(*taken)) {
+      prepared = std::move(*taken);
+      break;
+    }
+    DiscardPrepared(*taken);  // its agent died while it waited in the pool
   }
   if (!prepared) {
     auto made = PrepareSandbox();

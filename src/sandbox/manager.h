@@ -40,7 +40,8 @@ struct ManagerConfig {
   int url_expiry_minutes = 30;
   std::uint64_t max_upload_bytes = 1ull << 30;
   archive::ExtractLimits extract_limits;
-  std::size_t pool_size = 0;          // idle jails kept ready
+  std::size_t pool_size = 0;          // idle jails always kept ready (the pool's floor; 0: no pool)
+  PoolOptions pool;                   // the pool's growth and shrink policy (its floor is pool_size)
   // The servers this deployment serves (its agent's, in the reference's
   // enum order); acquire asks for nothing else.
   std::vector<std::string> servers;
@@ -92,6 +93,10 @@ class Manager {
   // Starts the warm pool (after Recover).
   void StartPool();
   Pool* pool() { return pool_.get(); }
+  // An acquire request arrived (before it waits for a thread) / finished:
+  // the demand the warm pool grows with. No-ops without a pool.
+  void BeginAcquireDemand();
+  void EndAcquireDemand();
   // An agent exited on its own: the sandbox's status becomes "error".
   void OnAgentDeath(const std::string& id);
 

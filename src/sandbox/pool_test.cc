@@ -22,18 +22,26 @@ using namespace std::chrono_literals;
 using testing::TopLevel;
 using Tree = std::vector<std::string>;
 
-// Makes "s1", "s2", … and records what was made and discarded.
+// Makes "s1", "s2", … and records what was made and discarded, and how
+// many makes ran at once.
 struct FakeSandboxes {
   std::mutex mu;
   int made = 0;
   int failures_left = 0;
+  int running = 0;
+  int max_running = 0;
   std::chrono::milliseconds delay{0};
   std::vector<std::string> discarded;
 
   std::function<Result<std::string>()> Make() {
     return [this]() -> Result<std::string> {
+      {
+        std::lock_guard lock(mu);
+        max_running = std::max(max_running, ++running);
+      }
       if (delay.count() > 0) std::this_thread::sleep_for(delay);
       std::lock_guard lock(mu);
+      --running;
       if (failures_left > 0) {
         --failures_left;
         return MakeError(ErrorCode::kUnavailable, "no room");
@@ -51,6 +59,10 @@ struct FakeSandboxes {
     std::lock_guard lock(mu);
     return made;
   }
+  int MaxRunning() {
+    std::lock_guard lock(mu);
+    return max_running;
+  }
   std::vector<std::string> Discarded() {
     std::lock_guard lock(mu);
     auto d = discarded;
@@ -59,9 +71,33 @@ struct FakeSandboxes {
   }
 };
 
-TEST(PoolTest, FillsToItsSizeAndNoFurther) {
+// A clock the test moves by hand (the pool's only notion of time).
+struct FakeClock {
+  std::mutex mu;
+  std::chrono::steady_clock::time_point t = std::chrono::steady_clock::now();
+  std::function<std::chrono::steady_clock::time_point()> Now() {
+    return [this] {
+      std::lock_guard lock(mu);
+      return t;
+    };
+  }
+  void Advance(std::chrono::milliseconds d) {
+    std::lock_guard lock(mu);
+    t += d;
+  }
+};
+
+PoolOptions Floor(std::size_t floor, std::size_t starters = 1) {
+  PoolOptions o;
+  o.floor = floor;
+  o.starters = starters;
+  o.available_memory = [] { return std::uint64_t{1} << 40; };
+  return o;
+}
+
+TEST(PoolTest, FillsToItsFloorAndNoFurther) {
   FakeSandboxes fake;
-  Pool pool(3, fake.Make(), fake.Discard());
+  Pool pool(Floor(3), fake.Make(), fake.Discard());
   ASSERT_TRUE(pool.WaitFull(5s));
   EXPECT_EQ(pool.idle(), 3u);
   std::this_thread::sleep_for(50ms);
@@ -71,21 +107,17 @@ TEST(PoolTest, FillsToItsSizeAndNoFurther) {
 
 TEST(PoolTest, TakeHandsOutDistinctIdsOldestFirstAndRefills) {
   FakeSandboxes fake;
-  auto pool = std::make_unique<Pool>(2, fake.Make(), fake.Discard());
+  auto pool = std::make_unique<Pool>(Floor(2), fake.Make(), fake.Discard());
   ASSERT_TRUE(pool->WaitFull(5s));
-  EXPECT_EQ(pool->Take(), "s1");
-  EXPECT_EQ(pool->Take(), "s2");
+  EXPECT_EQ(pool->TryTake(), "s1");
+  EXPECT_EQ(*pool->Take(1s), "s2");
   ASSERT_TRUE(pool->WaitFull(5s));
   EXPECT_EQ(pool->idle(), 2u);
   EXPECT_EQ(fake.Made(), 4);
   std::set<std::string> taken;
   for (int i = 0; i < 6; ++i) {
-    std::optional<std::string> id;
-    for (int j = 0; j < 500 && !id; ++j) {
-      id = pool->Take();
-      if (!id) std::this_thread::sleep_for(2ms);
-    }
-    ASSERT_TRUE(id.has_value());
+    auto id = pool->Take(5s);  // waits for the refill when none is ready
+    ASSERT_TRUE(id.ok()) << id.error().message;
     EXPECT_TRUE(taken.insert(*id).second) << *id << " handed out twice";
   }
   ASSERT_TRUE(pool->WaitFull(5s));
@@ -98,34 +130,128 @@ TEST(PoolTest, TakeHandsOutDistinctIdsOldestFirstAndRefills) {
   for (const auto& id : fake.Discarded()) EXPECT_EQ(taken.count(id), 0u) << id;
 }
 
-TEST(PoolTest, ASizeOfZeroMakesNothing) {
+TEST(PoolTest, AFloorOfZeroMakesNothing) {
   FakeSandboxes fake;
-  Pool pool(0, fake.Make(), fake.Discard());
+  Pool pool(Floor(0), fake.Make(), fake.Discard());
   EXPECT_TRUE(pool.WaitFull(10ms));
-  EXPECT_EQ(pool.Take(), std::nullopt);
+  EXPECT_EQ(pool.TryTake(), std::nullopt);
+  auto waited = pool.Take(10ms);
+  ASSERT_FALSE(waited.ok());
+  EXPECT_EQ(waited.error().code, ErrorCode::kUnavailable);
   EXPECT_EQ(pool.idle(), 0u);
   EXPECT_EQ(fake.Made(), 0);
 }
 
-TEST(PoolTest, FailuresBackOffAndTheFillResumes) {
+TEST(PoolTest, AFailedStartIsReportedToAWaitingTakeAndTheFillResumes) {
   FakeSandboxes fake;
   fake.failures_left = 2;  // 100 ms, then 200 ms of back-off
-  Pool pool(1, fake.Make(), fake.Discard());
-  EXPECT_FALSE(pool.WaitFull(50ms));
-  EXPECT_EQ(pool.Take(), std::nullopt);
+  Pool pool(Floor(1), fake.Make(), fake.Discard());
+  auto first = pool.Take(5s);
+  ASSERT_FALSE(first.ok());
+  EXPECT_EQ(first.error().message, "no room");  // the start's own error, not a timeout
   ASSERT_TRUE(pool.WaitFull(5s));
-  EXPECT_EQ(pool.Take(), "s1");
+  EXPECT_EQ(pool.TryTake(), "s1");
 }
 
 TEST(PoolTest, ASandboxMadeWhileStoppingIsDiscarded) {
   FakeSandboxes fake;
   fake.delay = 100ms;
   {
-    Pool pool(1, fake.Make(), fake.Discard());
+    Pool pool(Floor(1), fake.Make(), fake.Discard());
     std::this_thread::sleep_for(20ms);  // the first make is under way
   }
   EXPECT_EQ(fake.Made(), 1);
   EXPECT_EQ(fake.Discarded(), Tree{"s1"});
+}
+
+TEST(PoolTest, ABurstOfWaitingTakesIsServedByParallelStartsInOrderOfArrival) {
+  FakeSandboxes fake;
+  fake.delay = 20ms;
+  Pool pool(Floor(1, 4), fake.Make(), fake.Discard());
+  ASSERT_TRUE(pool.WaitFull(5s));
+  std::vector<std::thread> takers;
+  std::mutex mu;
+  std::set<std::string> got;
+  for (int i = 0; i < 12; ++i)
+    takers.emplace_back([&] {
+      pool.BeginDemand();
+      auto id = pool.Take(10s);
+      pool.EndDemand();
+      std::lock_guard lock(mu);
+      ASSERT_TRUE(id.ok()) << id.error().message;
+      EXPECT_TRUE(got.insert(*id).second);
+    });
+  for (auto& t : takers) t.join();
+  EXPECT_EQ(got.size(), 12u);
+  // The starters ran in parallel, never more than there are of them.
+  EXPECT_EQ(fake.MaxRunning(), 4);
+}
+
+TEST(PoolTest, DemandRaisesTheTargetToItsPeakWithinTheCeiling) {
+  FakeSandboxes fake;
+  PoolOptions o = Floor(2, 2);
+  o.ceiling = 10;
+  Pool pool(o, fake.Make(), fake.Discard());
+  for (int i = 0; i < 7; ++i) pool.BeginDemand();
+  EXPECT_EQ(pool.stats().target, 7u);
+  ASSERT_TRUE(pool.WaitFull(5s));
+  EXPECT_EQ(pool.idle(), 7u);
+  for (int i = 0; i < 7; ++i) pool.EndDemand();
+  // The peak stays the target after the demand ends (the next burst finds it ready)…
+  EXPECT_EQ(pool.stats().target, 7u);
+  for (int i = 0; i < 30; ++i) pool.BeginDemand();
+  // …and no demand takes it past the ceiling.
+  EXPECT_EQ(pool.stats().target, 10u);
+  ASSERT_TRUE(pool.WaitFull(5s));
+  EXPECT_EQ(pool.idle(), 10u);
+  EXPECT_EQ(fake.Made(), 10);
+}
+
+TEST(PoolTest, GrowthStopsAtTheMemoryBudgetAndWhenTheHostRunsShort) {
+  FakeSandboxes fake;
+  std::atomic<std::uint64_t> available{8ull << 30};
+  PoolOptions o = Floor(1, 2);
+  o.idle_sandbox_bytes = 4 << 20;
+  o.memory_budget = 5 * o.idle_sandbox_bytes;
+  o.available_memory = [&] { return available.load(); };
+  auto pool = std::make_unique<Pool>(o, fake.Make(), fake.Discard());
+  for (int i = 0; i < 20; ++i) pool->BeginDemand();
+  EXPECT_EQ(pool->stats().target, 5u);
+  ASSERT_TRUE(pool->WaitFull(5s));
+  EXPECT_EQ(pool->idle(), 5u);
+  pool.reset();
+
+  // Short of memory: no growth past what exists, but the floor is kept.
+  available = 100 << 20;
+  Pool short_pool(o, fake.Make(), fake.Discard());
+  ASSERT_TRUE(short_pool.WaitFull(5s));
+  for (int i = 0; i < 20; ++i) short_pool.BeginDemand();
+  EXPECT_EQ(short_pool.stats().target, 1u);
+  EXPECT_EQ(short_pool.idle(), 1u);
+}
+
+TEST(PoolTest, AGrownPoolShrinksToItsFloorOldestFirstAfterTheIdleTime) {
+  FakeSandboxes fake;
+  FakeClock clock;
+  PoolOptions o = Floor(2, 1);  // one starter: sandboxes are ready in the order they were made
+  o.idle_shrink = 60s;
+  o.now = clock.Now();
+  Pool pool(o, fake.Make(), fake.Discard());
+  for (int i = 0; i < 6; ++i) pool.BeginDemand();
+  for (int i = 0; i < 6; ++i) pool.EndDemand();
+  ASSERT_TRUE(pool.WaitFull(5s));
+  ASSERT_EQ(pool.idle(), 6u);
+  clock.Advance(59s);
+  std::this_thread::sleep_for(50ms);
+  EXPECT_EQ(pool.stats().target, 6u);
+  EXPECT_EQ(pool.idle(), 6u);
+  clock.Advance(2s);
+  // The starters look again at least once a second while above the floor.
+  for (int i = 0; i < 300 && pool.idle() > 2; ++i) std::this_thread::sleep_for(10ms);
+  EXPECT_EQ(pool.idle(), 2u);
+  EXPECT_EQ(pool.stats().target, 2u);
+  EXPECT_EQ(fake.Made(), 6);
+  EXPECT_EQ(fake.Discarded(), (Tree{"s1", "s2", "s3", "s4"}));  // made first, discarded first
 }
 
 class PoolManagerTest : public testing::ManagerTest {
@@ -228,8 +354,8 @@ TEST_F(PoolManagerTest, AcquireNeverHandsOverAPooledJailWhoseAgentDied) {
 TEST_F(PoolManagerTest, TakeReturnsDistinctRunningSandboxes) {
   manager_->StartPool();
   ASSERT_TRUE(manager_->pool()->WaitFull(30s));
-  auto a = manager_->pool()->Take();
-  auto b = manager_->pool()->Take();
+  auto a = manager_->pool()->TryTake();
+  auto b = manager_->pool()->TryTake();
   ASSERT_TRUE(a && b);
   EXPECT_NE(*a, *b);
   EXPECT_TRUE(jails_->Running(*a));
@@ -282,8 +408,8 @@ TEST_F(PoolManagerTest, RecoverAfterACrashDestroysThePoolOfThePreviousRun) {
   ASSERT_TRUE(manager_->pool()->WaitFull(30s));
   // A real crash leaves the idle jails running: make them outlive the
   // Manager by taking them out of its pool first.
-  auto x = manager_->pool()->Take();
-  auto y = manager_->pool()->Take();
+  auto x = manager_->pool()->TryTake();
+  auto y = manager_->pool()->TryTake();
   ASSERT_TRUE(x && y);
   ASSERT_NO_FATAL_FAILURE(Crash());
   // (Any jails the refill made meanwhile were discarded with the pool.)
