@@ -68,6 +68,7 @@ Session::Outcome Session::Handle(const Json& message) {
   if (method == "ping") return {ResultMessage(id, Json::object()), nullptr};
   if (method == "tools/list") return {ListTools(id, params), nullptr};
   if (method == "tools/call") return CallTool(id, params);
+  if (auto outcome = HandleFeature(method, id, params)) return std::move(*outcome);
   return {ErrorMessage(id, kMethodNotFound, "Method not found"), nullptr};
 }
 
@@ -85,9 +86,7 @@ Json Session::Initialize(const Json& id, const Json& params) {
   const ServerInfo& info = server_->info();
   Json server_info{{"name", info.name}, {"version", info.version}};
   if (!info.title.empty()) server_info["title"] = info.title;
-  Json result{{"protocolVersion", version},
-              {"capabilities", Json{{"tools", Json{{"listChanged", true}}}}},
-              {"serverInfo", server_info}};
+  Json result{{"protocolVersion", version}, {"capabilities", server_->Capabilities()}, {"serverInfo", server_info}};
   if (!info.instructions.empty()) result["instructions"] = info.instructions;
   return ResultMessage(id, std::move(result));
 }
@@ -169,6 +168,19 @@ Json ToolCall::Run(const std::function<void(Json)>& notify) {
       if (!message.empty()) p["message"] = message;
       notify(NotificationMessage("notifications/progress", std::move(p)));
     };
+  }
+  if (work_) {
+    Json answer;
+    try {
+      answer = ResultMessage(id_, work_());
+    } catch (const ProtocolError& e) {
+      answer = ErrorMessage(id_, e.code(), e.what());
+    } catch (const std::exception& e) {
+      answer = ErrorMessage(id_, kInternalError, e.what());
+    }
+    session_->Finished(id_);
+    if (cancelled_->load()) return Json();
+    return answer;
   }
   ToolResult result;
   std::optional<Json> protocol_error;

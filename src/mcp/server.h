@@ -16,11 +16,13 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "core/json.h"
+#include "mcp/features.h"
 #include "mcp/tool.h"
 
 namespace sbx::mcp {
@@ -46,11 +48,26 @@ class ServerDefinition {
   const Tool* Find(std::string_view name) const;
   std::size_t page_size() const { return page_size_; }
 
+  // Set while the definition is built, before it is shared.
+  void SetResources(ResourceOptions resources) { resources_ = std::move(resources); }
+  void SetPrompts(PromptOptions prompts) { prompts_ = std::move(prompts); }
+  // The initialize result's capabilities, as the upstream sends them (key
+  // order included); unset: derived from what the server has (features.h).
+  void SetCapabilities(Json capabilities) { capabilities_ = std::move(capabilities); }
+
+  const std::optional<ResourceOptions>& resources() const { return resources_; }
+  const std::optional<PromptOptions>& prompts() const { return prompts_; }
+  const Resource* FindResource(std::string_view uri) const;
+  Json Capabilities() const;
+
  private:
   ServerInfo info_;
   std::vector<Tool> tools_;
   std::map<std::string, std::size_t, std::less<>> index_;
   std::size_t page_size_;
+  std::optional<ResourceOptions> resources_;
+  std::optional<PromptOptions> prompts_;
+  Json capabilities_;
 };
 
 class Session;
@@ -68,6 +85,9 @@ class ToolCall {
   friend class Session;
   std::shared_ptr<Session> session_;
   const Tool* tool_ = nullptr;
+  // Instead of a tool: work whose value is the result (resources/read,
+  // prompts/get), run off the host's I/O thread like a tool.
+  std::function<Json()> work_;
   Json id_;
   Json arguments_;
   Json progress_token_;
@@ -95,6 +115,9 @@ class Session : public std::enable_shared_from_this<Session> {
   Json Initialize(const Json& id, const Json& params);
   Json ListTools(const Json& id, const Json& params) const;
   Outcome CallTool(const Json& id, const Json& params);
+  // resources/*, prompts/* (server_features.cc); nullopt: not this server's method.
+  std::optional<Outcome> HandleFeature(const std::string& method, const Json& id, const Json& params);
+  Outcome Deferred(const Json& id, std::function<Json()> work);
   void Cancel(const Json& params);
   void Finished(const Json& id);
 
@@ -103,6 +126,7 @@ class Session : public std::enable_shared_from_this<Session> {
   mutable std::mutex mu_;
   std::string protocol_version_;
   std::map<std::string, std::shared_ptr<std::atomic<bool>>> in_flight_;  // by id.dump()
+  std::set<std::string> subscriptions_;  // resource URIs (resources/subscribe)
 };
 
 }  // namespace sbx::mcp

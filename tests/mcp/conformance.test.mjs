@@ -64,3 +64,41 @@ describe('MCP conformance suite against a sandbox filesystem URL', () => {
     });
   }
 });
+
+// The resources and prompts scenarios that apply to a real server: the
+// memory server's resource (list, subscribe, unsubscribe) and the arxiv
+// server's prompt (list). The others read fixtures only the conformance
+// suite's own test server has (test://static-text, test_simple_prompt, …):
+// README.md lists them and why.
+const FEATURE_SCENARIOS = {
+  localmemory: { 'resources-list': ['resources-list'], 'resources-subscribe': ['resources-subscribe'],
+    'resources-unsubscribe': ['resources-unsubscribe'], 'server-initialize': ['server-initialize'] },
+  arxiv: { 'prompts-list': ['prompts-list'], 'server-initialize': ['server-initialize'] },
+};
+
+describe('MCP conformance suite: resources and prompts of the servers that have them', () => {
+  let sd;
+  const urls = {};
+  before(async () => {
+    sd = await startSandboxd();
+    for (const server of Object.keys(FEATURE_SCENARIOS)) {
+      urls[server] = (await sd.api.acquire([server])).servers[0].mcp_server_url;
+      await mcpUnavailableReason(urls[server]);
+    }
+  });
+  after(async () => {
+    await sd?.stop();
+  });
+
+  for (const [server, scenarios] of Object.entries(FEATURE_SCENARIOS)) {
+    for (const [name, ids] of Object.entries(scenarios)) {
+      test(`${server}: ${name}`, async () => {
+        const { code, stdout, stderr, checks } = await runScenario(urls[server], name);
+        const report = `${describeChecks(checks)}\n--- stdout\n${stdout.slice(-4000)}\n--- stderr\n${stderr.slice(-4000)}`;
+        assert.equal(code, 0, `CLI exit code\n${report}`);
+        assert.deepEqual(checks.filter((c) => c.status === 'FAILURE' || c.status === 'WARNING'), [], report);
+        for (const id of ids) assert.equal(checks.find((x) => x.id === id)?.status, 'SUCCESS', `check ${id}\n${report}`);
+      });
+    }
+  }
+});

@@ -147,6 +147,45 @@ describe(`localmemory server: ${SELFTEST ? 'upstream vs upstream (selftest)' : '
     assert.deepEqual(ours.client.getServerVersion(), upstream.client.getServerVersion());
   });
 
+  test('resources: capabilities, list, templates, read and subscriptions answer as upstream', async (t) => {
+    if (!ready(t)) return;
+    const seed = '{"type":"entity","name":"Ada","entityType":"person","observations":["wrote notes"]}\n' +
+      '{"type":"relation","from":"Ada","to":"Ada","relationType":"knows"}\n';
+    await Promise.all([ours.seed(seed), upstream.seed(seed)]);
+    const both = (fn) => Promise.all([fn(ours.client), fn(upstream.client)]);
+    const outcome = (fn) => async (c) => {
+      try {
+        return { ok: await fn(c) };
+      } catch (err) {
+        return { code: err.code, message: err.message };
+      }
+    };
+    let [a, b] = [ours.client.getServerCapabilities(), upstream.client.getServerCapabilities()];
+    assert.deepEqual(a, b);
+    // The entry is upstream's but for the description, which is our own wording.
+    [a, b] = await both((c) => c.listResources());
+    const noDescription = (r) => r.resources.map(({ description, ...rest }) => rest);
+    assert.deepEqual(noDescription(a), noDescription(b));
+    assert.equal(typeof a.resources[0].description, 'string');
+    assert.deepEqual(...(await both((c) => c.listResourceTemplates())));
+    // The same text after the same change, byte for byte.
+    const change = { entities: [{ name: 'Bob', entityType: 'person', observations: ['ünïcode ✓'] }] };
+    await both((c) => c.callTool({ name: 'create_entities', arguments: change }));
+    [a, b] = await both((c) => c.readResource({ uri: 'memory://knowledge-graph' }));
+    assert.deepEqual(a, b);
+    assert.match(a.contents[0].text, /"name": "Bob"/);
+    for (const uri of ['memory://nope', 'memory://knowledge-graph/extra']) {
+      [a, b] = await both(outcome((c) => c.readResource({ uri })));
+      assert.deepEqual(a, b, uri);
+      assert.equal(a.code, -32602);
+    }
+    for (const call of [(c) => c.subscribeResource({ uri: 'memory://knowledge-graph' }),
+      (c) => c.subscribeResource({ uri: 'memory://other' }),
+      (c) => c.unsubscribeResource({ uri: 'memory://knowledge-graph' })]) {
+      assert.deepEqual(...(await both(outcome(call))));
+    }
+  });
+
   for (const kase of CASES) {
     test(kase.name, async (t) => {
       if (!ready(t)) return;

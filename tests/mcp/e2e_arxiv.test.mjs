@@ -192,3 +192,65 @@ describe('arxiv server settings', () => {
     }
   });
 });
+
+describe('arxiv server prompts', () => {
+  let sd;
+  let client;
+  let sandboxId;
+  before(async () => {
+    sd = await startSandboxd();
+    const sandbox = await sd.api.acquire(['arxiv']);
+    sandboxId = sandbox.local_sandbox_id;
+    await mcpUnavailableReason(sandbox.servers[0].mcp_server_url);
+    client = await connectMcp(sandbox.servers[0].mcp_server_url);
+  });
+  after(async () => {
+    await client?.close().catch(() => {});
+    if (sandboxId) await sd.api.release(sandboxId).catch(() => {});
+    await sd?.stop();
+  });
+
+  test("capabilities are the Python SDK's for upstream's handlers", () => {
+    assert.deepEqual(client.getServerCapabilities(),
+      { experimental: {}, prompts: { listChanged: false }, tools: { listChanged: false } });
+  });
+
+  test('prompts/list: deep-paper-analysis with its one required argument', async () => {
+    const { prompts } = await client.listPrompts();
+    assert.deepEqual(prompts.map(({ description, arguments: args }) => ({
+      description: typeof description, args: args.map((a) => ({ ...a, description: typeof a.description })),
+    })), [{ description: 'string', args: [{ name: 'paper_id', description: 'string', required: true }] }]);
+    assert.deepEqual(prompts.map((p) => p.name), ['deep-paper-analysis']);
+  });
+
+  test('prompts/get: one user message naming the paper, then the papers analysed before', async () => {
+    const first = await client.getPrompt({ name: 'deep-paper-analysis', arguments: { paper_id: '1810.04805' } });
+    assert.deepEqual(Object.keys(first), ['messages']);
+    assert.equal(first.messages.length, 1);
+    assert.equal(first.messages[0].role, 'user');
+    assert.equal(first.messages[0].content.type, 'text');
+    const text = first.messages[0].content.text;
+    assert.ok(text.startsWith('Analyze paper 1810.04805.\n\n\nStructure the answer in five parts:\n1. Summary'), text);
+    assert.match(text, /download_paper/);
+    const second = await client.getPrompt({ name: 'deep-paper-analysis', arguments: { paper_id: '1706.03762' } });
+    assert.ok(second.messages[0].content.text.startsWith(
+      'Analyze paper 1706.03762.\nPapers analysed earlier in this session: 1810.04805. '), second.messages[0].content.text);
+  });
+
+  test("prompts/get errors: upstream's ValueError texts with code 0", async () => {
+    const error = async (params) => {
+      try {
+        await client.getPrompt(params);
+      } catch (err) {
+        return { code: err.code, message: err.message };
+      }
+      return null;
+    };
+    assert.deepEqual(await error({ name: 'nope', arguments: { paper_id: 'x' } }),
+      { code: 0, message: 'MCP error 0: Prompt not found: nope' });
+    assert.deepEqual(await error({ name: 'deep-paper-analysis' }),
+      { code: 0, message: 'MCP error 0: No arguments provided for prompt: deep-paper-analysis' });
+    assert.deepEqual(await error({ name: 'deep-paper-analysis', arguments: { paper_id: '' } }),
+      { code: 0, message: 'MCP error 0: Missing required argument: paper_id' });
+  });
+});

@@ -1,5 +1,6 @@
 // Registration: the four tools with the reference input schemas, in
 // upstream's order, and our own descriptions.
+#include "servers/arxiv/prompts.h"
 #include "servers/arxiv/tools.h"
 
 #include <memory>
@@ -68,8 +69,15 @@ std::shared_ptr<const mcp::ServerDefinition> MakeServer(const Options& options) 
                        "Return the full markdown text of a downloaded paper by its arXiv id, as JSON with status, "
                        "paper_id and content. Download the paper with download_paper first.",
                        ReadPaper));
-  return std::make_shared<mcp::ServerDefinition>(mcp::ServerInfo{"arxiv-mcp-server", "0.2.11", "", ""},
-                                                 std::move(tools));
+  auto server = std::make_shared<mcp::ServerDefinition>(mcp::ServerInfo{"arxiv-mcp-server", "0.2.11", "", ""},
+                                                        std::move(tools));
+  server->SetPrompts(MakePrompts());
+  // What the Python SDK's get_capabilities gives upstream's server (prompts
+  // and tools handlers, empty experimental capabilities), in its field order.
+  server->SetCapabilities(Json{{"experimental", Json::object()},
+                               {"prompts", Json{{"listChanged", false}}},
+                               {"tools", Json{{"listChanged", false}}}});
+  return server;
 }
 
 }  // namespace sbx::servers::arxiv

@@ -278,10 +278,35 @@ std::vector<Tool> Tools(const std::shared_ptr<Store>& s) {
 
 }  // namespace
 
+// Upstream's one resource: the whole graph as JSON.stringify(graph, null, 2),
+// read from the file at each read like read_graph. Subscriptions are taken
+// (and advertised) as upstream takes them.
+mcp::ResourceOptions GraphResource(const std::shared_ptr<Store>& store) {
+  static constexpr const char* kUri = "memory://knowledge-graph";
+  mcp::Resource graph;
+  graph.uri = kUri;
+  graph.name = "knowledge-graph";
+  graph.title = "Knowledge Graph";
+  graph.description = "Every entity and relation of the knowledge graph, as one JSON document.";
+  graph.mime_type = "application/json";
+  graph.read = [store] {
+    auto loaded = Load(*store);
+    if (!loaded) throw mcp::ProtocolError(loaded.error().message);
+    return Json::array({Json{{"uri", kUri}, {"mimeType", "application/json"}, {"text", Indented(ToJson(**loaded))}}});
+  };
+  mcp::ResourceOptions options;
+  options.resources.push_back(std::move(graph));
+  options.subscribe = true;
+  options.list_changed = true;
+  return options;
+}
+
 std::shared_ptr<const mcp::ServerDefinition> MakeServer(const Options& options) {
   auto store = std::make_shared<Store>(options);
-  return std::make_shared<const mcp::ServerDefinition>(
-      mcp::ServerInfo{"memory-server", "0.6.3", "", ""}, Tools(store));
+  auto server = std::make_shared<mcp::ServerDefinition>(mcp::ServerInfo{"memory-server", "0.6.3", "", ""},
+                                                        Tools(store));
+  server->SetResources(GraphResource(store));
+  return server;
 }
 
 }  // namespace sbx::servers::localmemory
