@@ -26,7 +26,20 @@ std::shared_ptr<const sbx::mcp::ServerDefinition> Definition() {
       "any":{"anyOf":[{"type":"string"},{"type":"null"}]},
       "nested":{"type":"object","additionalProperties":{"type":"integer"}}},"required":["mode"]})"),
       nullptr, nullptr, echo});
-  return std::make_shared<const sbx::mcp::ServerDefinition>(sbx::mcp::ServerInfo{"fuzz", "1", "", ""}, std::move(tools), 1);
+  auto def = std::make_shared<sbx::mcp::ServerDefinition>(sbx::mcp::ServerInfo{"fuzz", "1", "", ""}, std::move(tools), 1);
+  // Resources and prompts too: their parameter checks see the same input.
+  sbx::mcp::Resource doc;
+  doc.uri = "test://doc";
+  doc.name = "doc";
+  doc.read = [] { return Json::array({Json{{"uri", "test://doc"}, {"text", "x"}}}); };
+  def->SetResources(sbx::mcp::ResourceOptions{{doc}, true, true});
+  sbx::mcp::PromptOptions prompts;
+  prompts.prompts.push_back(sbx::mcp::Prompt{"p", "", "d", {sbx::mcp::PromptArgument{"a", "b", true}}});
+  prompts.get = [](const std::string& name, const Json& args) {
+    return Json{{"messages", Json::array({Json{{"name", name}, {"args", args}}})}};
+  };
+  def->SetPrompts(std::move(prompts));
+  return def;
 }
 
 }  // namespace
