@@ -77,11 +77,27 @@ McpHost::Call McpHost::Message(const Json& id, const Json& params, const Reply& 
     reply(McpReplyFrame(id, outcome.reply ? &*outcome.reply : nullptr));
     return {};
   }
-  return [call = std::move(outcome.call), id, reply] {
+  const std::string server = params["server"].get<std::string>();
+  return [this, call = std::move(outcome.call), id, reply, server] {
     auto notify = [&](Json message) { reply(McpNoteFrame(id, message)); };
     Json answer = call->Run(notify);
+    for (const auto& uri : call->changed_resources()) NotifySubscribers(server, uri, reply);
     reply(McpReplyFrame(id, &answer));
   };
+}
+
+void McpHost::NotifySubscribers(const std::string& server, const std::string& uri, const Reply& reply) {
+  // Every session of this server that subscribed, whichever session's call
+  // made the change (upstream has one client, so one session, per process).
+  std::vector<std::string> subscribed;
+  {
+    std::lock_guard lock(mu_);
+    const std::string prefix = server + '\n';
+    for (auto it = sessions_.lower_bound(prefix); it != sessions_.end() && it->first.rfind(prefix, 0) == 0; ++it)
+      if (it->second.session->Subscribed(uri)) subscribed.push_back(it->first.substr(prefix.size()));
+  }
+  const Json message{{"jsonrpc", "2.0"}, {"method", "notifications/resources/updated"}, {"params", Json{{"uri", uri}}}};
+  for (const auto& session : subscribed) reply(McpEventFrame(server, session, message));
 }
 
 Result<Json> McpHost::Close(const Json& params) {

@@ -53,6 +53,10 @@ class McpHost {
     std::list<std::string>::iterator lru;
   };
   Result<std::shared_ptr<mcp::Session>> Open(const Json& params);
+  // Sends notifications/resources/updated for `uri` to the sessions of
+  // `server` that subscribed to it (through `reply`'s connection: sandboxd
+  // routes it to the session's GET stream).
+  void NotifySubscribers(const std::string& server, const std::string& uri, const Reply& reply);
 
   std::size_t max_sessions_;
   mutable std::mutex mu_;

@@ -59,6 +59,13 @@ std::string McpNoteFrame(const Json& call, const Json& message) {
   return text;
 }
 
+std::string McpEventFrame(const std::string& server, const std::string& session, const Json& message) {
+  std::string text = Json{{"method", "mcp.event"}, {"server", server}, {"session", session}}.dump();
+  text += '\n';
+  AppendJson(text, message);
+  return text;
+}
+
 Status Channel::SendText(const std::string& text) {
   if (text.size() > kMaxFrameBytes) return MakeError(ErrorCode::kTooLarge, "message over the frame limit");
   // The length and the text go out in one sendmsg of two pieces: a reply

@@ -75,6 +75,9 @@ std::string EncodeFrame(const std::string& text);
 //       on the way (progress)
 std::string McpReplyFrame(const Json& id, const Json* message);
 std::string McpNoteFrame(const Json& call, const Json& message);
+// A session's MCP message outside any call (a resource it subscribed to
+// changed): sandboxd sends it on the session's standalone GET stream.
+std::string McpEventFrame(const std::string& server, const std::string& session, const Json& message);
 // The MCP message as the client gets it (invalid UTF-8 replaced).
 std::string DumpMessage(const Json& message);
 

@@ -22,16 +22,20 @@ struct AgentLink::Pending {
 };
 
 Result<std::shared_ptr<AgentLink>> AgentLink::Connect(asio::any_io_executor executor, const std::string& path,
-                                                      std::function<void(AgentLink*)> on_close) {
+                                                      std::function<void(AgentLink*)> on_close, EventSink on_event) {
   auto fd = agent::ConnectTo(path);
   if (!fd) return fd.error();
-  std::shared_ptr<AgentLink> link(new AgentLink(std::move(executor), *fd, std::move(on_close)));
+  std::shared_ptr<AgentLink> link(new AgentLink(std::move(executor), *fd, std::move(on_close), std::move(on_event)));
   asio::co_spawn(link->strand_, link->ReadLoop(), asio::detached);
   return link;
 }
 
-AgentLink::AgentLink(asio::any_io_executor executor, int fd, std::function<void(AgentLink*)> on_close)
-    : strand_(asio::make_strand(executor)), socket_(strand_), on_close_(std::move(on_close)) {
+AgentLink::AgentLink(asio::any_io_executor executor, int fd, std::function<void(AgentLink*)> on_close,
+                     EventSink on_event)
+    : strand_(asio::make_strand(executor)),
+      socket_(strand_),
+      on_close_(std::move(on_close)),
+      on_event_(std::move(on_event)) {
   socket_.assign(asio::local::stream_protocol(), fd);
 }
 
@@ -120,6 +124,14 @@ Task<void> AgentLink::ReadLoop() {
 }
 
 void AgentLink::DeliverMcp(const Json& header, std::string message) {
+  if (header.value("method", "") == "mcp.event") {
+    // A session's message outside any call; the agent names the session.
+    auto server = header.find("server");
+    auto session = header.find("session");
+    if (on_event_ && server != header.end() && server->is_string() && session != header.end() && session->is_string())
+      on_event_(server->get<std::string>(), session->get<std::string>(), std::move(message));
+    return;
+  }
   const Json* call = header.contains("call") ? &header["call"] : header.contains("id") ? &header["id"] : nullptr;
   if (!call || !call->is_number_integer()) return;
   auto it = pending_.find(call->get<std::int64_t>());
@@ -181,8 +193,13 @@ Result<std::shared_ptr<AgentLink>> AgentLinks::Get(const asio::any_io_executor& 
   Key key{sandbox_id, io ? reinterpret_cast<std::uintptr_t>(&io->context()) : 0};
   std::lock_guard lock(mu_);
   if (auto it = links_.find(key); it != links_.end()) return it->second;
+  AgentLink::EventSink on_event;
+  if (on_event_)
+    on_event = [sink = on_event_, sandbox_id](const std::string& server, const std::string& session, std::string m) {
+      sink(sandbox_id, server, session, std::move(m));
+    };
   auto link = AgentLink::Connect(io ? asio::any_io_executor(*io) : fallback_, socket_path,
-                                 [this, sandbox_id](AgentLink* gone) { Drop(sandbox_id, gone); });
+                                 [this, sandbox_id](AgentLink* gone) { Drop(sandbox_id, gone); }, std::move(on_event));
   if (!link) return link.error();
   links_.emplace(std::move(key), *link);
   return *link;

@@ -37,11 +37,16 @@ class AgentLink : public std::enable_shared_from_this<AgentLink> {
   // Called, on the caller's executor, with the text of each MCP message the
   // agent sends about this call on the way (progress of a tool call).
   using NoteSink = std::function<Task<void>(std::string)>;
+  // Called on the link's strand with an MCP message the agent sends a
+  // session outside any call (notifications/resources/updated): the
+  // server, the session, and the message text.
+  using EventSink = std::function<void(const std::string& server, const std::string& session, std::string message)>;
 
   // Connects to the agent socket at `path`; `on_close` runs once the link is
   // broken (so the registry forgets it).
   static Result<std::shared_ptr<AgentLink>> Connect(asio::any_io_executor executor, const std::string& path,
-                                                    std::function<void(AgentLink*)> on_close);
+                                                    std::function<void(AgentLink*)> on_close,
+                                                    EventSink on_event = nullptr);
   ~AgentLink();
 
   // One request to the agent; its result object, or the agent's error
@@ -52,7 +57,7 @@ class AgentLink : public std::enable_shared_from_this<AgentLink> {
 
  private:
   struct Pending;
-  AgentLink(asio::any_io_executor executor, int fd, std::function<void(AgentLink*)> on_close);
+  AgentLink(asio::any_io_executor executor, int fd, std::function<void(AgentLink*)> on_close, EventSink on_event);
   void Start(std::shared_ptr<Pending> pending, const char* method, Json params);
   void WriteNext();
   Task<void> ReadLoop();
@@ -63,6 +68,7 @@ class AgentLink : public std::enable_shared_from_this<AgentLink> {
   asio::strand<asio::any_io_executor> strand_;
   asio::local::stream_protocol::socket socket_;
   std::function<void(AgentLink*)> on_close_;
+  EventSink on_event_;
   std::map<std::int64_t, std::shared_ptr<Pending>> pending_;
   std::deque<std::string> writes_;
   std::string writing_;
@@ -76,8 +82,12 @@ class AgentLink : public std::enable_shared_from_this<AgentLink> {
 // back cost more than the rest of a small call).
 class AgentLinks {
  public:
+  // A session's message outside any call, from the agent of `sandbox_id`.
+  using EventSink = std::function<void(const std::string& sandbox_id, const std::string& server,
+                                       const std::string& session, std::string message)>;
   // `fallback` serves callers whose executor is not an io_context's.
-  explicit AgentLinks(asio::any_io_executor fallback) : fallback_(std::move(fallback)) {}
+  explicit AgentLinks(asio::any_io_executor fallback, EventSink on_event = nullptr)
+      : fallback_(std::move(fallback)), on_event_(std::move(on_event)) {}
   // The sandbox's link for the io_context of `caller`, connecting to
   // `socket_path` if there is none.
   Result<std::shared_ptr<AgentLink>> Get(const asio::any_io_executor& caller, const std::string& sandbox_id,
@@ -88,6 +98,7 @@ class AgentLinks {
  private:
   using Key = std::pair<std::string, std::uintptr_t>;  // sandbox id, io_context's address
   asio::any_io_executor fallback_;
+  EventSink on_event_;
   std::mutex mu_;
   std::map<Key, std::shared_ptr<AgentLink>> links_;
 };

@@ -67,7 +67,11 @@ Gateway::Gateway(asio::any_io_executor executor, sandbox::Manager& manager, Bear
       bearer_(std::move(bearer)),
       options_(options),
       origins_(manager.config().public_url),
-      links_(std::move(executor)),
+      links_(std::move(executor),
+             [this](const std::string& sandbox_id, const std::string& server, const std::string& session,
+                    std::string message) {
+               streams_.Deliver(sandbox_id + '\n' + server + '\n' + session, message);
+             }),
       sandboxes_(manager) {}
 
 void Gateway::Register(http::Router& router) {
@@ -262,9 +266,9 @@ Task<void> Gateway::Get(http::Exchange& ex, const Target& target) {
   std::vector<std::pair<std::string, std::string>> headers{{"Cache-Control", "no-cache"}};
   http::Response head{200, "text/event-stream", "", std::move(headers)};
   if (!co_await ex.BeginStream(std::move(head))) co_return;
-  // Nothing in our servers speaks unprompted yet; the stream stays open
-  // (with comment lines, which also find out a vanished client) until the
-  // session or the sandbox ends.
+  // The session's messages outside any call (resources/updated) go out here;
+  // the stream stays open (with comment lines, which also find out a
+  // vanished client) until the session or the sandbox ends.
   auto executor = co_await asio::this_coro::executor;
   auto state = std::make_shared<StreamState>(executor);
   const std::string key = target.Key();
@@ -275,6 +279,14 @@ Task<void> Gateway::Get(http::Exchange& ex, const Target& target) {
     beast::error_code ec;
     co_await state->timer.async_wait(asio::redirect_error(asio::use_awaitable, ec));
     if (state->stop) break;
+    if (!state->messages.empty()) {
+      while (alive && !state->messages.empty()) {
+        std::string message = std::move(state->messages.front());
+        state->messages.pop_front();
+        alive = co_await ex.SendChunk(SseEvent(message));
+      }
+      continue;
+    }
     auto still = sandboxes_.GetWithToken(target.sandbox.id, target.sandbox.mcp_token);
     if (!still) break;
     alive = co_await ex.SendChunk(": keepalive\n\n");

@@ -26,4 +26,15 @@ void Streams::StopAll(const std::string& key) {
     });
 }
 
+void Streams::Deliver(const std::string& key, const std::string& message) {
+  std::lock_guard lock(mu_);
+  auto it = open_.find(key);
+  if (it == open_.end()) return;
+  for (const auto& s : it->second)
+    asio::post(s->executor, [s, message] {
+      s->messages.push_back(message);
+      s->timer.cancel();
+    });
+}
+
 }  // namespace sbx::gateway

@@ -3,6 +3,7 @@
 // stop through its own executor.
 #pragma once
 
+#include <deque>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -18,6 +19,7 @@ struct StreamState {
   asio::any_io_executor executor;
   asio::steady_timer timer;  // the stream's idle wait; cancelled to wake it
   bool stop = false;         // touched only on `executor`
+  std::deque<std::string> messages;  // to send, oldest first; touched only on `executor`
 };
 
 class Streams {
@@ -26,6 +28,10 @@ class Streams {
   void Remove(const std::string& key, const std::shared_ptr<StreamState>& s);
   // Wakes every stream of `key` with stop set.
   void StopAll(const std::string& key);
+  // Queues `message` (an MCP message's text) on every stream of `key` and
+  // wakes them; with none open it is dropped, as the MCP SDKs drop a
+  // message for a standalone stream no client holds.
+  void Deliver(const std::string& key, const std::string& message);
 
  private:
   std::mutex mu_;

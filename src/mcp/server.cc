@@ -153,6 +153,11 @@ void Session::CancelAll() {
   for (auto& [_, flag] : in_flight_) flag->store(true);
 }
 
+bool Session::Subscribed(const std::string& uri) const {
+  std::lock_guard lock(mu_);
+  return subscriptions_.count(uri) > 0;
+}
+
 void Session::Finished(const Json& id) {
   std::lock_guard lock(mu_);
   in_flight_.erase(id.dump());
@@ -161,6 +166,9 @@ void Session::Finished(const Json& id) {
 Json ToolCall::Run(const std::function<void(Json)>& notify) {
   ToolContext context;
   context.cancel_flag = cancelled_.get();
+  context.resource_changed = [this](const std::string& uri) {
+    if (std::find(changed_.begin(), changed_.end(), uri) == changed_.end()) changed_.push_back(uri);
+  };
   if (!progress_token_.is_null() && notify) {
     context.progress = [this, &notify](double done, std::optional<double> total, const std::string& message) {
       Json p{{"progressToken", progress_token_}, {"progress", done}};

@@ -80,9 +80,12 @@ class ToolCall {
   // `notify` carries notifications the call emits (progress).
   Json Run(const std::function<void(Json)>& notify);
   const Json& id() const { return id_; }
+  // The resources the call said it changed (after Run).
+  const std::vector<std::string>& changed_resources() const { return changed_; }
 
  private:
   friend class Session;
+  std::vector<std::string> changed_;
   std::shared_ptr<Session> session_;
   const Tool* tool_ = nullptr;
   // Instead of a tool: work whose value is the result (resources/read,
@@ -109,6 +112,8 @@ class Session : public std::enable_shared_from_this<Session> {
   const ServerDefinition& server() const { return *server_; }
   // Cancels every call in flight (the session is being closed).
   void CancelAll();
+  // Whether the client subscribed to `uri` (resources/subscribe).
+  bool Subscribed(const std::string& uri) const;
 
  private:
   friend class ToolCall;

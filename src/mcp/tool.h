@@ -56,6 +56,12 @@ struct ToolResult {
 struct ToolContext {
   const std::atomic<bool>* cancel_flag = nullptr;
   std::function<void(double progress, std::optional<double> total, const std::string& message)> progress;
+  // Tells the host a resource of this server changed (its sessions that
+  // subscribed to `uri` are notified once the call is over).
+  std::function<void(const std::string& uri)> resource_changed;
+  void ResourceChanged(const std::string& uri) const {
+    if (resource_changed) resource_changed(uri);
+  }
 
   bool cancelled() const { return cancel_flag && cancel_flag->load(std::memory_order_relaxed); }
   void Progress(double done, std::optional<double> total = std::nullopt, const std::string& message = "") const {

@@ -21,6 +21,8 @@ namespace {
 
 using mcp::Tool;
 using mcp::ToolContext;
+
+constexpr const char* kGraphUri = "memory://knowledge-graph";
 using mcp::ToolResult;
 
 // What every call of one server shares.
@@ -173,8 +175,13 @@ Tool MakeTool(const std::shared_ptr<Store>& store, const char* name, const char*
   tool.input_schema = schemas.at("inputSchema");
   tool.output_schema = schemas.at("outputSchema");
   tool.annotations = schemas.at("annotations");
-  tool.handler = [store, handler = std::move(handler)](const Json& args, const ToolContext&) {
-    return handler(*store, args);
+  // As upstream: every change that went through tells the subscribers of the
+  // graph resource (a failed change, which wrote nothing, does not).
+  const bool changes_graph = !tool.annotations.value("readOnlyHint", false);
+  tool.handler = [store, handler = std::move(handler), changes_graph](const Json& args, const ToolContext& context) {
+    ToolResult result = handler(*store, args);
+    if (changes_graph && !result.is_error) context.ResourceChanged(kGraphUri);
+    return result;
   };
   return tool;
 }
@@ -282,7 +289,7 @@ std::vector<Tool> Tools(const std::shared_ptr<Store>& s) {
 // read from the file at each read like read_graph. Subscriptions are taken
 // (and advertised) as upstream takes them.
 mcp::ResourceOptions GraphResource(const std::shared_ptr<Store>& store) {
-  static constexpr const char* kUri = "memory://knowledge-graph";
+  static constexpr const char* kUri = kGraphUri;
   mcp::Resource graph;
   graph.uri = kUri;
   graph.name = "knowledge-graph";
