@@ -12,8 +12,11 @@
 // Thread-safety: all functions may be called from any thread.
 #pragma once
 
+#include <functional>
 #include <memory>
+#include <string>
 #include <string_view>
+#include <vector>
 
 #include "core/json.h"
 #include "core/result.h"
@@ -32,5 +35,15 @@ std::shared_ptr<const mcp::ServerDefinition> Find(std::string_view name);
 // Checks `settings` ({name: {...}}) against every server's Options parser:
 // unknown server names, unknown keys and bad values are errors.
 sbx::Status ValidateSettings(const Json& settings);
+
+// Builds every server this build has from the settings, hands each to `use`
+// (may be empty) and drops it again; Find still builds its own. What a
+// fresh process pays for its first build beyond the build itself (its code
+// paged in, first-use initialisation) is paid then, so later builds are
+// cheap. Servers whose settings are refused are skipped.
+void WarmUp(const std::function<void(std::shared_ptr<const mcp::ServerDefinition>)>& use);
+
+// The names Find has built and keeps (sorted).
+std::vector<std::string> Built();
 
 }  // namespace sbx::servers
