@@ -59,12 +59,17 @@ struct Server {
   bool Released(const std::string& id) const { return !PathExists(data_dir + "/sandboxes/" + id); }
 };
 
+// GET /healthz: the pool's idle and target sizes (main.cc).
+struct PoolState {
+  long idle = 0, size = 0;
+};
+PoolState Health(Client& c);
 // Polls /healthz until the pool holds `want` idle sandboxes; returns the
 // wait in ms (main.cc).
 double WaitPool(Client& c, long want, std::chrono::seconds timeout);
 
-// The subcommands of memory.cc, mcp.cc, servers_tree.cc, servers.cc and
-// report.cc.
+// The subcommands of memory.cc, mcp.cc, servers_tree.cc, servers.cc,
+// first_result.cc and report.cc.
 int MemInfo(const Args& a);
 int MemorySandboxd(const Args& a);
 int MemoryDrain(const Args& a);
@@ -75,6 +80,7 @@ int McpLoad(const Args& a);
 int ServersTree(const Args& a);
 int ServersSettings(const Args& a);
 int ServersRun(const Args& a);
+int FirstResult(const Args& a);  // first_result.cc
 int Report(const Args& a);
 
 }  // namespace bench
