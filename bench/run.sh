@@ -8,9 +8,10 @@
 #   BENCH_ONLY="warm cold" bench/run.sh
 #   BENCH_ONLY="mcp mcp-baseline" bench/run.sh   # the MCP tools/call benchmark
 #   BENCH_ONLY="servers servers-baseline" bench/run.sh   # one call per server
+#   BENCH_ONLY="baseline first" bench/run.sh   # first tool result of a fresh sandbox
 #
 # Knobs (environment): BENCH_ONLY (subset of: baseline warm cold concurrent burst
-# memory mcp mcp-baseline servers servers-baseline), BENCH_SAMPLES (200), BENCH_WARM_POOL (32),
+# memory mcp mcp-baseline servers servers-baseline first), BENCH_SAMPLES (200), BENCH_WARM_POOL (32),
 # BENCH_CONCURRENT (100), BENCH_MEM_NS ("50 100"), BENCH_MEM_REPEAT (3),
 # BENCH_MCP_CALLS (5000), BENCH_MCP_WARMUP (1000), BENCH_MCP_NS ("8 32 64"),
 # BENCH_MCP_REPEAT (1), BENCH_SRV_CALLS (2000), BENCH_SRV_WARMUP (200),
@@ -18,7 +19,7 @@
 # BENCH_LOG_LEVEL (warn), BENCH_SANDBOXD_ARGS (extra sandboxd flags),
 # BENCH_SKIP_BUILD=1.
 # Output: the console, and build-bench/bench-results/<time>/ (results.kv,
-# table.md, run.log, samples-{warm,cold}.txt, the sandboxd logs).
+# table.md, run.log, samples-{warm,cold,first}.txt, the sandboxd logs).
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -26,7 +27,7 @@ BUILD=$ROOT/build-bench
 BENCH=$BUILD/bench/sandboxd-bench
 SANDBOXD=$BUILD/sandboxd
 
-ONLY=${BENCH_ONLY:-"baseline warm cold concurrent burst memory mcp mcp-baseline servers servers-baseline"}
+ONLY=${BENCH_ONLY:-"baseline warm cold concurrent burst memory mcp mcp-baseline servers servers-baseline first"}
 SAMPLES=${BENCH_SAMPLES:-200}
 WARM_POOL=${BENCH_WARM_POOL:-32}
 CONC=${BENCH_CONCURRENT:-100}
@@ -120,15 +121,14 @@ trap 'exit 130' INT TERM
 # start_sandboxd LABEL POOL_SIZE|default [sandboxd flags...]: one fresh instance; sets SBX_PID, SBX_DATA, SBX_CG.
 start_sandboxd() {
   SBX_LABEL=$1
-  local pool=$2
+  local pool=(--pool-size "$2")
+  [[ $2 == default ]] && pool=()
   shift 2
   INSTANCE=$((INSTANCE + 1))
   SBX_ROOT=$(mktemp -d /tmp/sandboxd-bench-XXXXXX)
   SBX_DATA=$SBX_ROOT/data
   SBX_CG=$BASE_CG-$INSTANCE
-  local pool_flag=(--pool-size "$pool")
-  [[ $pool == default ]] && pool_flag=()  # the embedded default pool settings
-  "$SANDBOXD" --listen 127.0.0.1:0 --data-dir "$SBX_DATA" --cgroup-parent "$SBX_CG" "${pool_flag[@]}" \
+  "$SANDBOXD" --listen 127.0.0.1:0 --data-dir "$SBX_DATA" --cgroup-parent "$SBX_CG" "${pool[@]}" \
     --log-level "$LOG_LEVEL" "$@" "${EXTRA_ARGS[@]}" >"$SBX_ROOT/sandboxd.log" 2>&1 </dev/null &
   SBX_PID=$!
   if ! "$BENCH" wait-up --data-dir "$SBX_DATA" --timeout 30; then
@@ -163,10 +163,12 @@ echo "results: $OUT"
 
 # ------------------------------------------------------------------ baselines
 BWRAP=(bwrap --unshare-all --dev-bind / /)
+BWRAP_RO=(bwrap --unshare-all --ro-bind / /)  # the baseline of the first tool result (issue 13)
 if wants baseline; then
   say "baselines: fork+exec (posix_spawn) and bubblewrap"
   "$BENCH" spawn --label true --samples "$SAMPLES" --out "$KV" -- true
   "$BENCH" spawn --label bwrap --samples "$SAMPLES" --out "$KV" -- "${BWRAP[@]}" true
+  "$BENCH" spawn --label bwrap_ro --samples "$SAMPLES" --out "$KV" -- "${BWRAP_RO[@]}" true
   "$BENCH" spawn-concurrent --label true --n "$CONC" --out "$KV" -- true
   "$BENCH" spawn-concurrent --label bwrap --n "$CONC" --out "$KV" -- "${BWRAP[@]}" true
 fi
@@ -334,6 +336,20 @@ if wants servers-baseline; then
   node_ready
   run_node "$ROOT/bench/mcp/upstream_servers.mjs" --mcp-dir "$MCP_DIR" --table "$SRV_TABLE" --root "$SRV_ROOT/tree" \
     --calls "$SRV_CALLS" --warmup "$SRV_WARMUP" --only "$SRV_ONLY" --out "$KV" || true
+fi
+
+# ------------------------------------------------------------------ 7. first tool result
+# A fresh sandbox from the default pool: acquire -> initialize -> first
+# tools/call, next to `bwrap --unshare-all --ro-bind / / true` run here too.
+if wants first; then
+  if ! wants baseline; then
+    say "7. baseline: bubblewrap --ro-bind"
+    "$BENCH" spawn --label bwrap_ro --samples "$SAMPLES" --out "$KV" -- "${BWRAP_RO[@]}" true
+  fi
+  say "7. first tool result of a fresh sandbox (default pool; $SAMPLES samples)"
+  start_sandboxd first default
+  "$BENCH" first --data-dir "$SBX_DATA" --samples "$SAMPLES" --samples-out "$OUT/samples-first.txt" --out "$KV"
+  stop_sandboxd
 fi
 
 # ------------------------------------------------------------------ report

@@ -59,6 +59,11 @@ struct Server {
   bool Released(const std::string& id) const { return !PathExists(data_dir + "/sandboxes/" + id); }
 };
 
+// GET /healthz: the pool's idle and target sizes (main.cc).
+struct PoolState {
+  long idle = 0, size = 0;
+};
+PoolState Health(Client& c);
 // Polls /healthz until the pool holds `want` idle sandboxes; returns the
 // wait in ms (main.cc).
 double WaitPool(Client& c, long want, std::chrono::seconds timeout);
@@ -66,8 +71,8 @@ double WaitPool(Client& c, long want, std::chrono::seconds timeout);
 // Benchmark 7: a burst of rollouts with default flags (burst.cc).
 int Burst(const Args& a);
 
-// The subcommands of memory.cc, mcp.cc, servers_tree.cc, servers.cc and
-// report.cc.
+// The subcommands of memory.cc, mcp.cc, servers_tree.cc, servers.cc,
+// first_result.cc and report.cc.
 int MemInfo(const Args& a);
 int MemorySandboxd(const Args& a);
 int MemoryDrain(const Args& a);
@@ -78,6 +83,7 @@ int McpLoad(const Args& a);
 int ServersTree(const Args& a);
 int ServersSettings(const Args& a);
 int ServersRun(const Args& a);
+int FirstResult(const Args& a);  // first_result.cc
 int Report(const Args& a);
 
 }  // namespace bench

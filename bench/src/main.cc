@@ -35,10 +35,6 @@ using Json = nlohmann::json;
 using namespace std::chrono_literals;
 }  // namespace
 
-struct PoolState {
-  long idle = 0, size = 0;
-};
-
 PoolState Health(Client& c) {
   auto r = c.Get("/healthz");
   if (r.status != 200) throw std::runtime_error("healthz answered " + std::to_string(r.status));
@@ -356,6 +352,7 @@ int Usage() {
                "  servers-settings --table servers.json --agent sandbox-agent --out F\n"
                "  servers-run      --data-dir D --table servers.json --seed F.tar.gz --tree D [--only \"names\"]\n"
                "                   [--ns \"1 8\"] [--calls 2000] [--warmup 200] [--sandboxd-pid P] [--cgroup-parent CG] [--out F]\n"
+               "  first            --data-dir D [--samples 200] [--warmup 5] [--gap-ms 5] [--samples-out F] [--out F]\n"
                "  report           --in F [--only \"names\"] [--servers-table servers.json] [--servers-only \"names\"]\n");
   return 2;
 }
@@ -387,6 +384,7 @@ int main(int argc, char** argv) {
     if (cmd == "servers-tree") return ServersTree(a);
     if (cmd == "servers-settings") return ServersSettings(a);
     if (cmd == "servers-run") return ServersRun(a);
+    if (cmd == "first") return FirstResult(a);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "sandboxd-bench %s: %s\n", cmd.c_str(), e.what());
     return 1;

@@ -18,31 +18,16 @@ using Json = nlohmann::json;
 
 constexpr const char* kProtocolVersion = "2025-06-18";
 
-std::vector<std::string> McpHeaders(const std::string& session) {
-  std::vector<std::string> h = {"Accept: application/json, text/event-stream", "Content-Type: application/json",
-                                std::string("MCP-Protocol-Version: ") + kProtocolVersion};
-  if (!session.empty()) h.push_back("Mcp-Session-Id: " + session);
-  return h;
-}
-
 struct McpSession {
   std::string sandbox_id, target, session;
 };
 
 McpSession OpenSession(RawConn& conn, const std::string& host, const SandboxTarget& sandbox) {
-  Json init = {{"jsonrpc", "2.0"},
-               {"id", 0},
-               {"method", "initialize"},
-               {"params",
-                {{"protocolVersion", kProtocolVersion},
-                 {"capabilities", Json::object()},
-                 {"clientInfo", {{"name", "sandboxd-bench"}, {"version", "1"}}}}}};
-  Reply r = conn.RoundTrip(BuildRequest("POST", sandbox.target, host, McpHeaders(""), init.dump()));
+  Reply r = conn.RoundTrip(BuildRequest("POST", sandbox.target, host, McpHeaders(""), InitializeMessage(0).dump()));
   std::string session = r.Header("Mcp-Session-Id");
   if (r.status != 200 || session.empty())
     throw HttpRefused(r.status, "initialize answered " + std::to_string(r.status) + ": " + r.body.substr(0, 300));
-  Json note = {{"jsonrpc", "2.0"}, {"method", "notifications/initialized"}};
-  r = conn.RoundTrip(BuildRequest("POST", sandbox.target, host, McpHeaders(session), note.dump()));
+  r = conn.RoundTrip(BuildRequest("POST", sandbox.target, host, McpHeaders(session), InitializedNote().dump()));
   if (r.status != 202) throw std::runtime_error("notifications/initialized answered " + std::to_string(r.status));
   return {sandbox.id, sandbox.target, session};
 }
@@ -53,6 +38,25 @@ void Expect(const Response& r, int status, const std::string& step) {
 }
 
 }  // namespace
+
+std::vector<std::string> McpHeaders(const std::string& session) {
+  std::vector<std::string> h = {"Accept: application/json, text/event-stream", "Content-Type: application/json",
+                                std::string("MCP-Protocol-Version: ") + kProtocolVersion};
+  if (!session.empty()) h.push_back("Mcp-Session-Id: " + session);
+  return h;
+}
+
+nlohmann::json InitializeMessage(int id) {
+  return {{"jsonrpc", "2.0"},
+          {"id", id},
+          {"method", "initialize"},
+          {"params",
+           {{"protocolVersion", kProtocolVersion},
+            {"capabilities", Json::object()},
+            {"clientInfo", {{"name", "sandboxd-bench"}, {"version", "1"}}}}}};
+}
+
+nlohmann::json InitializedNote() { return {{"jsonrpc", "2.0"}, {"method", "notifications/initialized"}}; }
 
 std::string TargetOf(const std::string& url) {
   auto scheme = url.find("://");

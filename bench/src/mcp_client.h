@@ -24,6 +24,13 @@ namespace bench {
 // path?query of an absolute URL.
 std::string TargetOf(const std::string& url);
 
+// The headers of an MCP POST (protocol version 2025-06-18, both Accepts),
+// with Mcp-Session-Id unless `session` is empty.
+std::vector<std::string> McpHeaders(const std::string& session);
+// The client's initialize request and its notifications/initialized.
+nlohmann::json InitializeMessage(int id);
+nlohmann::json InitializedNote();
+
 // An HTTP answer the benchmark cannot go on with; `status` lets a caller
 // tell "this server is not in the build" (404) from a real failure.
 struct HttpRefused : std::runtime_error {

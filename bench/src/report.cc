@@ -125,6 +125,19 @@ int Report(const Args& a) {
        "concurrent_true_all_ms", NAN, false, "ms", "", "cold concurrent"},
       {cn + " concurrent, pool 0: ready", "concurrent_cold_ready", "", "", count("concurrent_cold_n", 100), true, "n", "",
        "cold concurrent"},
+      // Issue 13: a fresh sandbox's first tool result, next to bwrap --ro-bind / /.
+      {"first tool result (acquire, initialize, tools/call) p50; bwrap: --ro-bind", "first_total_p50_ms",
+       "spawn_bwrap_ro_p50_ms", "spawn_true_p50_ms", get("spawn_bwrap_ro_p50_ms"), false, "ms", "", "first"},
+      {"first tool result p90", "first_total_p90_ms", "spawn_bwrap_ro_p90_ms", "spawn_true_p90_ms", NAN, false, "ms",
+       "", "first"},
+      {"first tool result p99", "first_total_p99_ms", "spawn_bwrap_ro_p99_ms", "spawn_true_p99_ms", NAN, false, "ms",
+       "", "first"},
+      {"  of which acquire p50", "first_acquire_p50_ms", "", "", NAN, false, "ms", "", "first"},
+      {"  of which initialize p50", "first_initialize_p50_ms", "", "", NAN, false, "ms", "", "first"},
+      {"  of which notifications/initialized p50", "first_initialized_p50_ms", "", "", NAN, false, "ms", "", "first"},
+      {"  of which first tools/call p50", "first_call_p50_ms", "", "", NAN, false, "ms", "", "first"},
+      {"a later tools/call p50 (the session's second)", "first_later_call_p50_ms", "", "", NAN, false, "ms", "",
+       "first"},
   };
   // Benchmark 7: bursts of rollouts with default flags (burst.cc).
   const std::string bn = std::to_string(static_cast<long>(count("burst_n", 100)));

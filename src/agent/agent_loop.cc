@@ -25,6 +25,7 @@
 #include "agent/mcp_host.h"
 #include "agent/protocol.h"
 #include "servers/process/process.h"
+#include "servers/registry.h"
 
 namespace sbx::agent {
 namespace {
@@ -316,7 +317,15 @@ Json Agent::Dispatch(Message& m, const std::shared_ptr<Connection>& from, McpHos
     });
     return Json();
   }
-  if (method == "mcp.close") {
+  if (method == "mcp.prepare") {
+    // Answered (if asked) at once; the building runs as a call would.
+    auto prepare = mcp_.Prepare(params);
+    if (prepare) *call = std::move(*prepare);
+    result = prepare ? Result<Json>(Json::object()) : Result<Json>(prepare.error());
+  } else if (method == "mcp.warm") {
+    *call = mcp_.Warm();
+    result = Json::object();
+  } else if (method == "mcp.close") {
     result = mcp_.Close(params);
   } else if (method == "mcp.session") {
     result = mcp_.Probe(params);
@@ -324,7 +333,8 @@ Json Agent::Dispatch(Message& m, const std::shared_ptr<Connection>& from, McpHos
     std::lock_guard lock(control_mu_);
     auto uptime = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - started_);
     result = Json{{"status", "ok"}, {"pid", ::getpid()}, {"uptime_ms", uptime.count()},
-                  {"running_executions", executions_.running()}, {"mcp_sessions", mcp_.sessions()}};
+                  {"running_executions", executions_.running()}, {"mcp_sessions", mcp_.sessions()},
+                  {"servers_built", servers::Built()}, {"servers_warmed", mcp_.warmed()}};
   } else if (method == "kill_all") {
     // Everything in the jail but the agent (kill(-1) from init spares init):
     // also what left its step's process group, such as a detached fork bomb.

@@ -121,4 +121,21 @@ Result<Json> AgentClient::Call(const std::string& method, Json params, const std
   return MakeError(ErrorCode::kUnavailable, "the sandbox agent cannot be reached");
 }
 
+Status AgentClient::Notify(const std::string& method, Json params) {
+  std::lock_guard lock(mu_);
+  const Json frame = Notification(method, std::move(params));
+  for (int attempt = 0; attempt < 2; ++attempt) {
+    if (!channel_)
+      if (auto s = Connect(); !s) return s;
+    if (auto sent = channel_->Send(frame); sent) return Ok();
+    channel_.reset();  // the old connection may predate a restart
+  }
+  return MakeError(ErrorCode::kUnavailable, "the sandbox agent cannot be reached");
+}
+
+Status AgentClient::Open() {
+  std::lock_guard lock(mu_);
+  return channel_ ? Ok() : Connect();
+}
+
 }  // namespace sbx::agent

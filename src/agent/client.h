@@ -35,6 +35,11 @@ class AgentClient {
   // for its -32004/-32009/-32602 codes, kUnavailable if it cannot be reached).
   Result<Json> Call(const std::string& method, Json params, const std::vector<int>& fds = {},
                     std::chrono::milliseconds timeout = std::chrono::seconds(10));
+  // Sends a request that wants no answer (a JSON-RPC notification) and
+  // returns once it is written.
+  Status Notify(const std::string& method, Json params);
+  // Connects now unless connected (otherwise the first call does).
+  Status Open();
 
  private:
   Status Connect();

@@ -1,5 +1,9 @@
 #include "agent/mcp_host.h"
 
+#include <malloc.h>
+
+#include <algorithm>
+
 #include "agent/protocol.h"
 #include "servers/registry.h"
 
@@ -11,6 +15,21 @@ constexpr int kNotFoundCode = -32004;
 constexpr int kUnavailableCode = -32003;
 
 std::string Key(const std::string& server, const std::string& session) { return server + '\n' + session; }
+
+// An initialize on a session of `server` that nobody sees: what a client's
+// first initialize runs the first time in a process (the session, the
+// JSON-RPC handling, the reply's serialization) runs here instead.
+void InitializeUnseen(std::shared_ptr<const mcp::ServerDefinition> server) {
+  static const Json kInitialize = {{"jsonrpc", "2.0"},
+                                   {"id", 0},
+                                   {"method", "initialize"},
+                                   {"params",
+                                    {{"protocolVersion", mcp::kSupportedProtocolVersions.front()},
+                                     {"capabilities", Json::object()},
+                                     {"clientInfo", {{"name", "sandbox-agent"}, {"version", "1"}}}}}};
+  auto session = std::make_shared<mcp::Session>(std::move(server));
+  if (auto outcome = session->Handle(kInitialize); outcome.reply) DumpMessage(*outcome.reply);
+}
 
 }  // namespace
 
@@ -98,6 +117,30 @@ void McpHost::NotifySubscribers(const std::string& server, const std::string& ur
   }
   const Json message{{"jsonrpc", "2.0"}, {"method", "notifications/resources/updated"}, {"params", Json{{"uri", uri}}}};
   for (const auto& session : subscribed) reply(McpEventFrame(server, session, message));
+}
+
+Result<McpHost::Call> McpHost::Prepare(const Json& params) {
+  const Json* names = params.is_object() && params.contains("servers") ? &params["servers"] : nullptr;
+  if (!names || !names->is_array() || names->size() > kMaxPrepared ||
+      !std::all_of(names->begin(), names->end(), [](const Json& n) { return n.is_string(); }))
+    return MakeError(ErrorCode::kInvalidArgument,
+                     "mcp.prepare: params need \"servers\", an array of at most " + std::to_string(kMaxPrepared) +
+                         " strings");
+  return Call([names = names->get<std::vector<std::string>>()] {
+    for (const auto& name : names)
+      if (auto definition = servers::Find(name)) InitializeUnseen(std::move(definition));
+  });
+}
+
+McpHost::Call McpHost::Warm() {
+  return [this] {
+    servers::WarmUp(InitializeUnseen);
+    // The servers are gone again: their heap goes back to the system, so
+    // an idle sandbox keeps only what warming cannot do without (code
+    // mapped, first-use state).
+    ::malloc_trim(0);
+    warmed_ = true;
+  };
 }
 
 Result<Json> McpHost::Close(const Json& params) {

@@ -216,6 +216,11 @@ Json Request(std::int64_t id, const std::string& method, Json params) {
               {"server", "agent"}, {"session", nullptr}};
 }
 
+Json Notification(const std::string& method, Json params) {
+  return Json{{"jsonrpc", "2.0"}, {"method", method}, {"params", std::move(params)}, {"server", "agent"},
+              {"session", nullptr}};
+}
+
 Json ResultResponse(const Json& id, Json result) {
   return Json{{"jsonrpc", "2.0"}, {"id", id}, {"result", std::move(result)}};
 }

@@ -81,8 +81,9 @@ std::string McpEventFrame(const std::string& server, const std::string& session,
 // The MCP message as the client gets it (invalid UTF-8 replaced).
 std::string DumpMessage(const Json& message);
 
-// JSON-RPC helpers.
+// JSON-RPC helpers. A Notification is a request that wants no answer.
 Json Request(std::int64_t id, const std::string& method, Json params);
+Json Notification(const std::string& method, Json params);
 Json ResultResponse(const Json& id, Json result);
 Json ErrorResponse(const Json& id, int code, const std::string& message);
 

@@ -151,7 +151,6 @@ int Run(DaemonConfig config) {
   auto unfinished = manager.Recover();
   if (!unfinished) return Fail("recovery failed: " + unfinished.error().message);
   manager_ptr = &manager;
-  manager.StartPool();
 
   sandbox::Releaser releaser(manager);
   for (const auto& id : *unfinished) releaser.Enqueue(id);
@@ -166,6 +165,10 @@ int Run(DaemonConfig config) {
     return principal->owner;
   });
   mcp_gateway.Register(router);
+  std::vector<asio::any_io_executor> io_executors;
+  for (auto& context : ios) io_executors.push_back(context->get_executor());
+  mcp_gateway.ConnectAhead(std::move(io_executors));
+  manager.StartPool();  // after the gateway, so that it readies the pool's sandboxes too
 
   asio::signal_set signals(io, SIGINT, SIGTERM);
   signals.async_wait([&](const boost::system::error_code& ec, int sig) {

@@ -205,6 +205,13 @@ Result<std::shared_ptr<AgentLink>> AgentLinks::Get(const asio::any_io_executor& 
   return *link;
 }
 
+std::size_t AgentLinks::ConnectAhead(const std::vector<asio::any_io_executor>& contexts,
+                                     const std::string& sandbox_id, const std::string& socket_path) {
+  std::size_t failed = 0;
+  for (const auto& context : contexts) failed += !Get(context, sandbox_id, socket_path);
+  return failed;
+}
+
 void AgentLinks::Drop(const std::string& sandbox_id, const AgentLink* link) {
   std::lock_guard lock(mu_);
   for (auto it = links_.lower_bound(Key{sandbox_id, 0}); it != links_.end() && it->first.first == sandbox_id;

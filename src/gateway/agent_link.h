@@ -16,6 +16,7 @@
 #include <mutex>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "core/json.h"
 #include "core/result.h"
@@ -92,6 +93,11 @@ class AgentLinks {
   // `socket_path` if there is none.
   Result<std::shared_ptr<AgentLink>> Get(const asio::any_io_executor& caller, const std::string& sandbox_id,
                                          const std::string& socket_path);
+  // Connects the sandbox's link on each of `contexts` (io_context executors)
+  // that has none yet, ahead of its first request; one that cannot connect
+  // is left to Get. Returns how many could not.
+  std::size_t ConnectAhead(const std::vector<asio::any_io_executor>& contexts, const std::string& sandbox_id,
+                           const std::string& socket_path);
   // Forgets `link` if it is still listed (a newer one stays).
   void Drop(const std::string& sandbox_id, const AgentLink* link);
 

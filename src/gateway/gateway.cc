@@ -74,6 +74,21 @@ Gateway::Gateway(asio::any_io_executor executor, sandbox::Manager& manager, Bear
              }),
       sandboxes_(manager) {}
 
+Gateway::~Gateway() { manager_.SetHandOverListener(nullptr); }
+
+void Gateway::ConnectAhead(std::vector<asio::any_io_executor> contexts) {
+  manager_.SetHandOverListener(nullptr);
+  contexts_ = std::move(contexts);
+  manager_.SetHandOverListener(this);
+}
+
+void Gateway::JailStarted(const std::string& id) {
+  // A link that cannot connect now is connected by the first request.
+  links_.ConnectAhead(contexts_, id, manager_.WorkspaceOf(id).socket_path());
+}
+
+void Gateway::HandedOver(const store::SandboxRecord& record, std::uint64_t epoch) { sandboxes_.Put(record, epoch); }
+
 void Gateway::Register(http::Router& router) {
   for (const char* pattern : {"/{server}/mcp", "/{server}/mcp/"})
     for (auto method : {bhttp::verb::get, bhttp::verb::post, bhttp::verb::delete_})

@@ -16,6 +16,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "core/result.h"
 #include "gateway/access.h"
@@ -37,12 +38,22 @@ struct GatewayOptions {
   std::chrono::seconds keepalive{15};  // comment lines on idle GET streams
 };
 
-class Gateway {
+class Gateway : private sandbox::HandOverListener {
  public:
   Gateway(asio::any_io_executor executor, sandbox::Manager& manager, BearerAuth bearer, GatewayOptions options = {});
+  ~Gateway() override;  // stops listening to the manager
   void Register(http::Router& router);
+  // From now on, gets each sandbox ready for its first request off that
+  // request's path: connects to the agent of every jail the manager starts
+  // on each of `contexts` (the io threads' io_contexts) as it starts, and
+  // remembers each sandbox handed over for the token check. Without it both
+  // happen on first use.
+  void ConnectAhead(std::vector<asio::any_io_executor> contexts);
 
  private:
+  void JailStarted(const std::string& id) override;
+  void HandedOver(const store::SandboxRecord& record, std::uint64_t epoch) override;
+
   struct Target;
   Task<void> Serve(http::Exchange& ex);
   // The link on the caller's io_context (see AgentLinks).
@@ -58,6 +69,7 @@ class Gateway {
   AgentLinks links_;
   SandboxCache sandboxes_;
   Streams streams_;
+  std::vector<asio::any_io_executor> contexts_;  // set before the manager calls
 };
 
 }  // namespace sbx::gateway

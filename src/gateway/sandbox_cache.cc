@@ -19,10 +19,14 @@ Result<store::SandboxRecord> SandboxCache::GetWithToken(const std::string& id, c
   }
   auto fresh = manager_.GetWithToken(id, token);
   if (!fresh) return fresh;
+  Put(*fresh, epoch);
+  return fresh;
+}
+
+void SandboxCache::Put(const store::SandboxRecord& record, std::uint64_t epoch) {
   std::lock_guard lock(mu_);
   if (entries_.size() >= max_entries_) entries_.clear();  // bounded; refills on use
-  entries_.insert_or_assign(id, Entry{*fresh, epoch});
-  return fresh;
+  entries_.insert_or_assign(record.id, Entry{record, epoch});
 }
 
 }  // namespace sbx::gateway

@@ -24,6 +24,10 @@ class SandboxCache {
 
   // As Manager::GetWithToken (same errors), from memory when it can.
   Result<store::SandboxRecord> GetWithToken(const std::string& id, const std::string& token);
+  // Remembers `record` as of access epoch `epoch` (read before the record
+  // was made): a sandbox being handed over needs no store read on its first
+  // request.
+  void Put(const store::SandboxRecord& record, std::uint64_t epoch);
 
  private:
   struct Entry {

@@ -119,6 +119,9 @@ Status Jails::Start(const std::string& id, const Workspace& ws) {
     log::IfFailed(jail::DestroyJail(*cgroups_, id), "jail clean-up");
     return s;
   }
+  // Connected now (the agent listens already), so that the first message
+  // (PrepareServers, at hand-over) costs only its write; else the call connects.
+  if (auto e = Find(id)) log::IfFailed(e->client->Open(), "connecting to a new agent");
   return Ok();
 }
 
@@ -180,6 +183,18 @@ Result<Json> Jails::Call(const std::string& id, const std::string& method, Json 
   auto e = Find(id);
   if (!e || !e->process.Alive()) return NotRunning(id);
   return e->client->Call(method, std::move(params), fds);
+}
+
+Status Jails::PrepareServers(const std::string& id, const std::vector<std::string>& servers) {
+  auto e = Find(id);
+  if (!e || !e->process.Alive()) return NotRunning(id);
+  return e->client->Notify("mcp.prepare", Json{{"servers", servers}});
+}
+
+Status Jails::WarmServers(const std::string& id) {
+  auto e = Find(id);
+  if (!e || !e->process.Alive()) return NotRunning(id);
+  return e->client->Notify("mcp.warm", Json::object());
 }
 
 Result<int> Jails::DupRootFd(const std::string& id) {

@@ -17,6 +17,7 @@
 #include <string>
 #include <thread>
 #include <unordered_map>
+#include <vector>
 
 #include "agent/client.h"
 #include "core/json.h"
@@ -65,6 +66,12 @@ class Jails {
   // Calls the sandbox's agent.
   Result<Json> Call(const std::string& id, const std::string& method, Json params,
                     const std::vector<int>& fds = {});
+  // Has the sandbox's agent build these MCP servers ahead of their first
+  // session; returns once asked, without waiting for it.
+  Status PrepareServers(const std::string& id, const std::vector<std::string>& servers);
+  // Has the agent of an idle (pooled) sandbox build every server once and
+  // drop it, so that PrepareServers finds their code warm; returns once asked.
+  Status WarmServers(const std::string& id);
   // A directory descriptor of the jail's / as the jail sees it (for packing
   // /data and /exec without following anything the sandbox planted).
   Result<int> DupRootFd(const std::string& id);

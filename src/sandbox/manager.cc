@@ -48,7 +48,9 @@ void Manager::StartPool() {
   options.floor = config_.pool_size;
   pool_ = std::make_unique<Pool>(
       std::move(options), [this] { return PrepareSandbox(); },
-      [this](const std::string& id) { DiscardPrepared(id); });
+      [this](const std::string& id) { DiscardPrepared(id); },
+      // While it waits in the pool: the hand-over's building then costs little.
+      [this](const std::string& id) { log::IfFailed(jails_.WarmServers(id), "warming a pooled agent"); });
 }
 
 void Manager::BeginAcquireDemand() {
@@ -71,7 +73,14 @@ Result<std::string> Manager::PrepareSandbox() {
     log::IfFailed(ws.Destroy(), "clean-up");
     return s.error();
   }
+  std::shared_lock lock(listener_mu_);
+  if (listener_) listener_->JailStarted(id);
   return id;
+}
+
+void Manager::SetHandOverListener(HandOverListener* listener) {
+  std::unique_lock lock(listener_mu_);
+  listener_ = listener;
 }
 
 void Manager::DiscardPrepared(const std::string& id) {
@@ -259,10 +268,22 @@ Result<store::SandboxRecord> Manager::Acquire(const std::string& owner,
     if (!seen.insert(name).second) continue;
     record.servers.push_back(store::ServerRecord{ids::NewUuid(), name, "occupied", now});
   }
+  // The agent builds the servers while the store writes and the answer
+  // travels (unbuilt, they are built by the first initialize). Should the
+  // store refuse, the jail is discarded with them.
+  std::vector<std::string> names;
+  for (const auto& server : record.servers) names.push_back(server.name);
+  if (auto s = jails_.PrepareServers(record.id, names); !s)
+    spdlog::debug("sandbox {}: its agent was not asked to build its servers: {}", record.id, s.error().message);
+  // Read before the store write: what is stamped with it is stale as soon as
+  // anything is released after that.
+  const std::uint64_t epoch = access_epoch();
   if (auto s = store_.InsertSandbox(record); !s) {
     DiscardPrepared(record.id);
     return s.error();
   }
+  std::shared_lock lock(listener_mu_);
+  if (listener_) listener_->HandedOver(record, epoch);
   return record;
 }
 

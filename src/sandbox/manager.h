@@ -19,6 +19,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <shared_mutex>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -78,6 +79,21 @@ struct InitializeOutcome {
   std::uint64_t bytes = 0;
 };
 
+// Told of sandboxes as their jails start and as they are handed over, so
+// that whoever serves their traffic can get ready off the request path (the
+// MCP gateway connects to the agent before the first request and has it
+// build the sandbox's servers). Called on the thread doing that work (the
+// pool's, or an acquire's): must return quickly and not call the Manager.
+class HandOverListener {
+ public:
+  virtual ~HandOverListener() = default;
+  // A jail was started for sandbox `id`: a pool slot, or a cold acquire's.
+  virtual void JailStarted(const std::string& id) = 0;
+  // `record` was stored and is being handed to its owner; `epoch` is the
+  // access epoch read before it was stored.
+  virtual void HandedOver(const store::SandboxRecord& record, std::uint64_t epoch) = 0;
+};
+
 class Manager {
  public:
   Manager(ManagerConfig config, store::Store& store, const Clock& clock,
@@ -97,6 +113,9 @@ class Manager {
   // the demand the warm pool grows with. No-ops without a pool.
   void BeginAcquireDemand();
   void EndAcquireDemand();
+  // Replaces the listener (null: none); returns once no call to the old one
+  // is running.
+  void SetHandOverListener(HandOverListener* listener);
   // An agent exited on its own: the sandbox's status becomes "error".
   void OnAgentDeath(const std::string& id);
 
@@ -194,6 +213,8 @@ class Manager {
   const Clock& clock_;
   const archive::UrlSigner& signer_;
   std::atomic<std::uint64_t> access_epoch_{0};
+  std::shared_mutex listener_mu_;  // held shared while the listener is called
+  HandOverListener* listener_ = nullptr;
   std::mutex locks_mu_;
   std::unordered_map<std::string, std::shared_ptr<std::mutex>> locks_;
   Jails& jails_;

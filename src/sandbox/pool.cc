@@ -29,8 +29,8 @@ std::uint64_t HostAvailableMemory() { return MeminfoField("MemAvailable"); }
 std::uint64_t HostTotalMemory() { return MeminfoField("MemTotal"); }
 
 Pool::Pool(PoolOptions options, std::function<Result<std::string>()> make,
-           std::function<void(const std::string&)> discard)
-    : options_(std::move(options)), make_(std::move(make)), discard_(std::move(discard)) {
+           std::function<void(const std::string&)> discard, std::function<void(const std::string&)> warm)
+    : options_(std::move(options)), make_(std::move(make)), discard_(std::move(discard)), warm_(std::move(warm)) {
   if (!options_.available_memory) options_.available_memory = HostAvailableMemory;
   if (!options_.now) options_.now = [] { return std::chrono::steady_clock::now(); };
   options_.ceiling = std::max(options_.ceiling, options_.floor);
@@ -197,6 +197,11 @@ void Pool::Run() {
       continue;
     }
     consecutive_failures_ = 0;
+    if (warm_ && waiting_ == 0 && !stop_) {
+      lock.unlock();
+      warm_(*id);
+      lock.lock();
+    }
     if (stop_) {
       lock.unlock();
       discard_(*id);

@@ -64,9 +64,12 @@ struct PoolStats {
 class Pool {
  public:
   // `make` prepares one idle sandbox and returns its id; `discard` destroys
-  // one that was never handed out. Both are called from the pool's threads.
+  // one that was never handed out; `warm` (optional) readies a made one
+  // that goes to wait in the pool (not one an acquire is already waiting
+  // for: in a burst its client is about to call). All are called from the
+  // pool's threads.
   Pool(PoolOptions options, std::function<Result<std::string>()> make,
-       std::function<void(const std::string&)> discard);
+       std::function<void(const std::string&)> discard, std::function<void(const std::string&)> warm = nullptr);
   ~Pool();  // stops the starters (waiting for starts under way) and discards the ready sandboxes
 
   // A ready sandbox, oldest first; waits up to `timeout` for one. Errors:
@@ -98,6 +101,7 @@ class Pool {
   PoolOptions options_;
   std::function<Result<std::string>()> make_;
   std::function<void(const std::string&)> discard_;
+  std::function<void(const std::string&)> warm_;
   std::mutex mu_;
   std::condition_variable cv_;        // starters: work to do, or stop
   std::condition_variable ready_cv_;  // takers and WaitFull: a sandbox is ready, a start failed

@@ -111,4 +111,25 @@ sbx::Status ValidateSettings(const Json& settings) {
   return Ok();
 }
 
+void WarmUp(const std::function<void(std::shared_ptr<const mcp::ServerDefinition>)>& use) {
+  Json settings;
+  {
+    State& s = GlobalState();
+    std::lock_guard lock(s.mu);
+    settings = s.settings;
+  }
+  for (const auto& [name, builder] : Builders()) {
+    auto server = builder(SettingsFor(settings, name));
+    if (server && use) use(std::move(*server));
+  }
+}
+
+std::vector<std::string> Built() {
+  State& s = GlobalState();
+  std::lock_guard lock(s.mu);
+  std::vector<std::string> names;
+  for (const auto& [name, _] : s.built) names.push_back(name);
+  return names;
+}
+
 }  // namespace sbx::servers

@@ -12,6 +12,7 @@
 // Thread-safety: all functions may be called from any thread.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -39,5 +40,15 @@ std::vector<std::string> Names();
 // Checks `settings` ({name: {...}}) against every server's Options parser:
 // unknown server names, unknown keys and bad values are errors.
 sbx::Status ValidateSettings(const Json& settings);
+
+// Builds every server this build has from the settings, hands each to `use`
+// (may be empty) and drops it again; Find still builds its own. What a
+// fresh process pays for its first build beyond the build itself (its code
+// paged in, first-use initialisation) is paid then, so later builds are
+// cheap. Servers whose settings are refused are skipped.
+void WarmUp(const std::function<void(std::shared_ptr<const mcp::ServerDefinition>)>& use);
+
+// The names Find has built and keeps (sorted).
+std::vector<std::string> Built();
 
 }  // namespace sbx::servers

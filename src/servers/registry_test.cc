@@ -50,5 +50,25 @@ TEST(ServerRegistryTest, NamesAreTheServersThatBuild) {
   EXPECT_EQ(std::count(names.begin(), names.end(), "filesystem"), 1);
 }
 
+TEST(ServerRegistry, WarmUpBuildsEveryServerAndKeepsNone) {
+  Configure(Json{{"filesystem", Json{{"root", "/"}}}});  // refused: skipped
+  EXPECT_EQ(Built(), std::vector<std::string>{});
+  std::vector<std::string> used;
+  WarmUp([&](std::shared_ptr<const mcp::ServerDefinition> server) {
+    ASSERT_NE(server, nullptr);
+    used.push_back(server->info().name);
+  });
+  // In name order (arxiv … terminal), filesystem's refused settings skipped.
+  EXPECT_EQ(used, (std::vector<std::string>{"arxiv-mcp-server", "code-executor", "Code Runner", "desktop-commander",
+                                            "mcp-git", "memory-server", "cli-mcp-server"}));
+  EXPECT_EQ(Built(), std::vector<std::string>{});
+  Configure(Json::object());
+  ASSERT_NE(Find("git"), nullptr);
+  ASSERT_NE(Find("filesystem"), nullptr);
+  EXPECT_EQ(Built(), (std::vector<std::string>{"filesystem", "git"}));
+  Configure(Json::object());
+  EXPECT_EQ(Built(), std::vector<std::string>{});
+}
+
 }  // namespace
 }  // namespace sbx::servers

@@ -266,6 +266,53 @@ def test_sessions_survive_a_sandboxd_restart(make_server):
     c.close()
 
 
+def _wait_pool_full(s, timeout=60):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        pool = s.raw().get(f"{s.base}/healthz").json()["pool"]
+        if pool["idle"] == pool["size"]:
+            return
+        time.sleep(0.05)
+    pytest.fail(f"the pool did not fill: {pool}")
+
+
+def test_a_pooled_sandbox_answers_its_first_calls_at_once(make_server):
+    """A pooled agent warmed every server while it waited and builds the
+    acquired ones as it is handed over; its links were connected as its
+    jail started. None of that may show in what the client gets."""
+    s = make_server(extra_args=["--pool-size", "2"])
+    _wait_pool_full(s)
+    owner = s.new_owner()
+    sb = owner.acquire_ok(server_names=["filesystem", "git"])
+    fs = McpClient(s, sb["servers"][0]["mcp_server_url"])
+    git = McpClient(s, sb["servers"][1]["mcp_server_url"])
+    assert fs.initialize()["result"]["serverInfo"] == {"name": "secure-filesystem-server", "version": "0.2.0"}
+    assert fs.tool("list_allowed_directories") == {
+        "content": [{"type": "text", "text": ALLOWED}], "structuredContent": {"content": ALLOWED}}
+    assert git.initialize()["result"]["serverInfo"] == {"name": "mcp-git", "version": "1.28.1"}
+    assert fs.tool("list_allowed_directories")["content"] == [{"type": "text", "text": ALLOWED}]
+    # The agent logged nothing: no server failed to build or warm.
+    assert (s.data_dir / "sandboxes" / sb["local_sandbox_id"] / "agent.log").read_text() == ""
+    fs.close()
+    git.close()
+    assert owner.release(sb["local_sandbox_id"]).status_code == 200
+
+
+def test_a_sandbox_first_called_after_a_sandboxd_restart_answers(make_server):
+    """The links connected ahead die with the old sandboxd; the new one
+    connects on first use, and the servers the old one had built are used."""
+    s = make_server(extra_args=["--pool-size", "1"])
+    _wait_pool_full(s)
+    owner = s.new_owner()
+    sb = owner.acquire_ok(server_names=["filesystem"])
+    s.restart(kill=True)
+    c = McpClient(s, sb["servers"][0]["mcp_server_url"])
+    assert c.initialize()["result"]["serverInfo"]["name"] == "secure-filesystem-server"
+    assert c.tool("list_allowed_directories")["content"] == [{"type": "text", "text": ALLOWED}]
+    c.close()
+    assert s.client(owner.key).release(sb["local_sandbox_id"]).status_code == 200
+
+
 def _run_code(client, id_, code):
     return client.post(request(id_, "tools/call", {"name": "run-code",
                                                    "arguments": {"languageId": "shellscript", "code": code}}),
