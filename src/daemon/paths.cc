@@ -71,19 +71,13 @@ Result<std::string> ResolveAgentPath(const std::string& value) {
   return real;
 }
 
-Result<std::string> ResolveExistingDir(const std::string& flag, const std::string& value) {
+// An existing directory (`want_dir`) or regular file, absolute and symlink-free.
+Result<std::string> ResolveExisting(const std::string& flag, const std::string& value, bool want_dir) {
   auto real = RealPath(flag, value);
   if (!real) return real.error();
   struct stat st {};
-  if (::stat(real->c_str(), &st) != 0 || !S_ISDIR(st.st_mode)) return FlagError(flag, value, "not a directory");
-  return real;
-}
-
-Result<std::string> ResolveExistingFile(const std::string& flag, const std::string& value) {
-  auto real = RealPath(flag, value);
-  if (!real) return real.error();
-  struct stat st {};
-  if (::stat(real->c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return FlagError(flag, value, "not a regular file");
+  bool ok = ::stat(real->c_str(), &st) == 0 && (want_dir ? S_ISDIR(st.st_mode) : S_ISREG(st.st_mode));
+  if (!ok) return FlagError(flag, value, want_dir ? "not a directory" : "not a regular file");
   return real;
 }
 
@@ -107,12 +101,12 @@ Status ResolvePaths(DaemonConfig& config) {
   if (!agent) return agent.error();
   resolved.agent_path = *agent;
   if (!config.paper_store_dir.empty()) {
-    auto store = ResolveExistingDir("--paper-store", config.paper_store_dir);
+    auto store = ResolveExisting("--paper-store", config.paper_store_dir, true);
     if (!store) return store.error();
     resolved.paper_store_dir = *store;
   }
   if (!config.server_settings_file.empty()) {
-    auto settings = ResolveExistingFile("--server-settings", config.server_settings_file);
+    auto settings = ResolveExisting("--server-settings", config.server_settings_file, false);
     if (!settings) return settings.error();
     resolved.server_settings_file = *settings;
   }
