@@ -69,6 +69,7 @@ Session::Outcome Session::Handle(const Json& message) {
   if (method == "tools/list") return {ListTools(id, params), nullptr};
   if (method == "tools/call") return CallTool(id, params);
   if (auto outcome = HandleFeature(method, id, params)) return std::move(*outcome);
+  if (const Json* fixed = server_->FixedAnswer(method)) return {ResultMessage(id, *fixed), nullptr};
   return {ErrorMessage(id, kMethodNotFound, "Method not found"), nullptr};
 }
 

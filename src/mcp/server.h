@@ -54,6 +54,13 @@ class ServerDefinition {
   // The initialize result's capabilities, as the upstream sends them (key
   // order included); unset: derived from what the server has (features.h).
   void SetCapabilities(Json capabilities) { capabilities_ = std::move(capabilities); }
+  // Methods an upstream answers with a constant result (desktop-commander's
+  // empty resources/list and prompts/list), by method name.
+  void SetFixedAnswers(std::map<std::string, Json, std::less<>> answers) { fixed_ = std::move(answers); }
+  const Json* FixedAnswer(std::string_view method) const {
+    auto it = fixed_.find(method);
+    return it == fixed_.end() ? nullptr : &it->second;
+  }
 
   const std::optional<ResourceOptions>& resources() const { return resources_; }
   const std::optional<PromptOptions>& prompts() const { return prompts_; }
@@ -68,6 +75,7 @@ class ServerDefinition {
   std::optional<ResourceOptions> resources_;
   std::optional<PromptOptions> prompts_;
   Json capabilities_;
+  std::map<std::string, Json, std::less<>> fixed_;
 };
 
 class Session;

@@ -117,3 +117,19 @@ TEST(ServerFeaturesTest, PromptsAreListedAndGotWithThePythonSdksErrors) {
 
 }  // namespace
 }  // namespace sbx::mcp
+
+namespace sbx::mcp {
+namespace {
+
+TEST(ServerFeaturesTest, FixedAnswersAreGivenAsTheyAreAndNothingElseIsAdded) {
+  auto def = Bare();
+  def->SetCapabilities(Json{{"tools", Json::object()}, {"resources", Json::object()}});
+  def->SetFixedAnswers({{"resources/list", Json{{"resources", Json::array()}}}});
+  auto s = Open(def);
+  EXPECT_EQ(Answer(*s, Req(1, "resources/list")).dump(), R"({"jsonrpc":"2.0","id":1,"result":{"resources":[]}})");
+  EXPECT_EQ(Answer(*s, Req(2, "resources/read", Json{{"uri", "x"}})).dump(),
+            R"({"jsonrpc":"2.0","id":2,"error":{"code":-32601,"message":"Method not found"}})");
+}
+
+}  // namespace
+}  // namespace sbx::mcp

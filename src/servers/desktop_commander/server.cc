@@ -123,8 +123,19 @@ std::shared_ptr<const mcp::ServerDefinition> MakeServer(const Options& options) 
     };
     tools.push_back(std::move(t));
   }
-  return std::make_shared<const mcp::ServerDefinition>(
-      mcp::ServerInfo{"desktop-commander", kUpstreamVersion, "", ""}, std::move(tools));
+  auto server = std::make_shared<mcp::ServerDefinition>(mcp::ServerInfo{"desktop-commander", kUpstreamVersion, "", ""},
+                                                        std::move(tools));
+  // Upstream 0.2.7 declares empty resources, prompts and logging
+  // capabilities and answers resources/list and prompts/list with empty
+  // lists; every other method of those features is unknown to it (its SDK,
+  // 1.8.0, registers no logging/setLevel handler of its own).
+  server->SetCapabilities(Json{{"tools", Json::object()},
+                               {"resources", Json::object()},
+                               {"prompts", Json::object()},
+                               {"logging", Json::object()}});
+  server->SetFixedAnswers({{"resources/list", Json{{"resources", Json::array()}}},
+                           {"prompts/list", Json{{"prompts", Json::array()}}}});
+  return server;
 }
 
 }  // namespace sbx::servers::desktop_commander

@@ -21,6 +21,15 @@ TEST_F(ToolsTest, ToolListMatchesTheReferenceExactly) {
                                        {"capabilities", Json::object()},
                                        {"clientInfo", {{"name", "t"}, {"version", "1"}}}}}})
                    .reply;
+  // Upstream 0.2.7's constant capabilities and its two empty lists.
+  EXPECT_EQ(init["result"]["capabilities"].dump(), R"({"tools":{},"resources":{},"prompts":{},"logging":{}})");
+  auto ask = [&](const char* method) {
+    return session_->Handle(Json{{"jsonrpc", "2.0"}, {"id", 7}, {"method", method}, {"params", Json::object()}})
+        .reply->dump();
+  };
+  EXPECT_EQ(ask("resources/list"), R"({"jsonrpc":"2.0","id":7,"result":{"resources":[]}})");
+  EXPECT_EQ(ask("prompts/list"), R"({"jsonrpc":"2.0","id":7,"result":{"prompts":[]}})");
+  EXPECT_EQ(ask("logging/setLevel"), R"({"jsonrpc":"2.0","id":7,"error":{"code":-32601,"message":"Method not found"}})");
   Json tools = ListTools();
   auto ref = test_support::ReadJsonFile(DC_REFERENCE_JSON);
   if (!ref) GTEST_SKIP() << "reference not found: " << DC_REFERENCE_JSON;
