@@ -185,8 +185,8 @@ void Pool::Run() {
     lock.unlock();
     auto id = make_();
     lock.lock();
-    --starting_;
     if (!id) {
+      --starting_;
       ++failures_;
       last_failure_ = id.error();
       ready_cv_.notify_all();
@@ -202,6 +202,10 @@ void Pool::Run() {
       warm_(*id);
       lock.lock();
     }
+    // Still counted as starting while it warms: otherwise the other starters
+    // see a shortfall that is not there and make sandboxes the shrink then
+    // discards.
+    --starting_;
     if (stop_) {
       lock.unlock();
       discard_(*id);

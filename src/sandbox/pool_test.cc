@@ -105,6 +105,45 @@ TEST(PoolTest, FillsToItsFloorAndNoFurther) {
   EXPECT_EQ(pool.idle(), 3u);
 }
 
+TEST(PoolTest, SandboxesThatWarmCountAsStartingSoNoneIsMadeTooMany) {
+  FakeSandboxes fake;
+  std::mutex mu;
+  Tree warmed;
+  auto warm = [&](const std::string& id) {
+    std::this_thread::sleep_for(100ms);  // the agent builds its servers
+    std::lock_guard lock(mu);
+    warmed.push_back(id);
+  };
+  {
+    Pool pool(Floor(2, 4), fake.Make(), fake.Discard(), warm);
+    ASSERT_TRUE(pool.WaitFull(5s));
+    std::this_thread::sleep_for(300ms);  // time for any surplus to be made and shrunk away
+    EXPECT_EQ(pool.idle(), 2u);
+    EXPECT_EQ(fake.Made(), 2);
+    EXPECT_EQ(fake.Discarded(), Tree{});
+    std::lock_guard lock(mu);
+    std::sort(warmed.begin(), warmed.end());
+    EXPECT_EQ(warmed, (Tree{"s1", "s2"}));
+  }
+  EXPECT_EQ(fake.Discarded(), (Tree{"s1", "s2"}));
+}
+
+TEST(PoolTest, AnAcquireThatWaitsGetsItsSandboxUnwarmed) {
+  FakeSandboxes fake;
+  fake.delay = 50ms;
+  std::atomic<int> warms{0};
+  Pool pool(Floor(1, 1), fake.Make(), fake.Discard(), [&](const std::string&) { ++warms; });
+  ASSERT_TRUE(pool.WaitFull(5s));
+  EXPECT_EQ(warms.load(), 1);
+  ASSERT_EQ(pool.TryTake(), "s1");
+  auto second = pool.Take(5s);  // waits while s2 is made: nothing delays it further
+  ASSERT_TRUE(second.ok()) << second.error().message;
+  EXPECT_EQ(*second, "s2");
+  ASSERT_TRUE(pool.WaitFull(5s));
+  EXPECT_EQ(fake.Made(), 3);
+  EXPECT_EQ(warms.load(), 2);  // s1 and s3, not s2
+}
+
 TEST(PoolTest, TakeHandsOutDistinctIdsOldestFirstAndRefills) {
   FakeSandboxes fake;
   auto pool = std::make_unique<Pool>(Floor(2), fake.Make(), fake.Discard());
