@@ -4,10 +4,13 @@
 //
 // Settings: one JSON object per server name (sandboxd's --server-settings
 // file, carried to the agent in its jail spec). A server without an entry
-// gets its defaults; each server's Options parser rejects unknown keys and
-// bad values, so a typo in a deployment is an error at startup, not a silent
-// default (sandboxd validates the whole object with ValidateSettings before
-// starting any jail).
+// gets its defaults. The key "variant" (any server) chooses which surface
+// it presents: absent, today's upstream; else one of Variants(name), a
+// pinned older version or fork of the upstream whose tools, schemas and
+// result texts differ (shared/reference/tools/variants/). Each server's
+// Options parser rejects unknown keys and bad values, so a typo in a
+// deployment is an error at startup, not a silent default (sandboxd
+// validates the whole object with ValidateSettings before starting any jail).
 //
 // Thread-safety: all functions may be called from any thread.
 #pragma once
@@ -36,6 +39,10 @@ std::shared_ptr<const mcp::ServerDefinition> Find(std::string_view name);
 // exactly these: sandboxd asks the agent binary at startup
 // (`sandbox-agent --list-servers`) and refuses any other at acquire.
 std::vector<std::string> Names();
+
+// The variants the server `name` can present besides its default (empty
+// for a server with none or a name this build lacks).
+std::vector<std::string> Variants(std::string_view name);
 
 // Checks `settings` ({name: {...}}) against every server's Options parser:
 // unknown server names, unknown keys and bad values are errors.

@@ -28,6 +28,29 @@ TEST(ServerRegistry, ValidatesDeploymentSettings) {
   EXPECT_EQ(bad_key.error().message, "filesystem: takes no settings (its root is always /data)");
 }
 
+TEST(ServerRegistry, AVariantIsAStringNamingOneTheServerHas) {
+  auto not_string = ValidateSettings(Json{{"terminal", Json{{"variant", 1}}}});
+  ASSERT_FALSE(not_string);
+  EXPECT_EQ(not_string.error().message, "terminal: \"variant\" must be a string");
+  auto none = ValidateSettings(Json{{"terminal", Json{{"variant", "0.2.1"}}}});
+  ASSERT_FALSE(none);
+  EXPECT_EQ(none.error().message, "terminal: no variant '0.2.1' (this server has none)");
+  EXPECT_EQ(Variants("terminal"), std::vector<std::string>{});
+  EXPECT_EQ(Variants("nosuch"), std::vector<std::string>{});
+  for (const auto& name : Names()) {
+    auto variants = Variants(name);
+    if (variants.empty()) continue;
+    std::string known;
+    for (const auto& v : variants) {
+      known += (known.empty() ? "" : ", ") + v;
+      EXPECT_TRUE(ValidateSettings(Json{{name, Json{{"variant", v}}}})) << name << "@" << v;
+    }
+    auto unknown = ValidateSettings(Json{{name, Json{{"variant", "1999.1.1"}}}});
+    ASSERT_FALSE(unknown);
+    EXPECT_EQ(unknown.error().message, name + ": no variant '1999.1.1' (it has: " + known + ")");
+  }
+}
+
 TEST(ServerRegistry, BuildsConfiguredServersOnce) {
   Configure(Json::object());
   auto first = Find("filesystem");
