@@ -3,6 +3,9 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <map>
+#include <memory>
+#include <string>
 
 namespace sbx::servers {
 namespace {
@@ -71,6 +74,39 @@ TEST(ServerRegistryTest, NamesAreTheServersThatBuild) {
   for (const auto& name : names) EXPECT_TRUE(ValidateSettings(Json{{name, Json::object()}})) << name;
   EXPECT_EQ(std::find(names.begin(), names.end(), "nosuch"), names.end());
   EXPECT_EQ(std::count(names.begin(), names.end(), "filesystem"), 1);
+}
+
+// What each server's initialize result advertises, as its upstream sends
+// it (the key order included): clients such as the conformance suite and
+// harnesses that log capabilities see no difference.
+TEST(ServerRegistry, InitializeAdvertisesTheUpstreamsCapabilities) {
+  const std::map<std::string, std::string> expected = {
+      // Python SDK low-level Server: experimental first, listChanged spelled out.
+      {"arxiv", R"({"experimental":{},"prompts":{"listChanged":false},"tools":{"listChanged":false}})"},
+      {"git", R"({"experimental":{},"tools":{"listChanged":false}})"},
+      {"terminal", R"({"experimental":{},"tools":{"listChanged":false}})"},
+      // TypeScript SDK Server constructed with {tools: {}}.
+      {"code-executor", R"({"tools":{}})"},
+      // TypeScript SDK McpServer: registering a tool sets tools.listChanged.
+      {"code-runner", R"({"tools":{"listChanged":true}})"},
+      {"filesystem", R"({"tools":{"listChanged":true}})"},
+      {"localmemory", R"({"tools":{"listChanged":true},"resources":{"listChanged":true,"subscribe":true}})"},
+      {"desktop-commander", R"({"tools":{},"resources":{},"prompts":{},"logging":{}})"},
+  };
+  Configure(Json::object());
+  for (const auto& name : Names()) {
+    auto server = Find(name);
+    ASSERT_NE(server, nullptr) << name;
+    auto session = std::make_shared<mcp::Session>(server);
+    auto out = session->Handle(Json{{"jsonrpc", "2.0"}, {"id", 0}, {"method", "initialize"},
+                                    {"params", {{"protocolVersion", "2025-06-18"}, {"capabilities", Json::object()},
+                                                {"clientInfo", {{"name", "t"}, {"version", "1"}}}}}});
+    ASSERT_TRUE(out.reply) << name;
+    auto it = expected.find(name);
+    ASSERT_NE(it, expected.end()) << name << " has no expectation here";
+    EXPECT_EQ((*out.reply)["result"]["capabilities"].dump(), it->second) << name;
+  }
+  Configure(Json::object());
 }
 
 TEST(ServerRegistry, WarmUpBuildsEveryServerAndKeepsNone) {

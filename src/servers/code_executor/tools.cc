@@ -324,8 +324,11 @@ std::shared_ptr<const mcp::ServerDefinition> MakeServer(const Options& options) 
                 Json{{"status", "success"}, {"config", s->environment.Current().ToJson()}}, false);
           }),
   };
-  return std::make_shared<mcp::ServerDefinition>(mcp::ServerInfo{"code-executor", "0.3.0", "", ""},
-                                                 std::move(tools));
+  auto server = std::make_shared<mcp::ServerDefinition>(mcp::ServerInfo{"code-executor", "0.3.0", "", ""},
+                                                        std::move(tools));
+  // Upstream constructs its SDK Server with capabilities {tools: {}}.
+  server->SetCapabilities(Json{{"tools", Json::object()}});
+  return server;
 }
 
 }  // namespace sbx::servers::code_executor

@@ -95,8 +95,12 @@ std::shared_ptr<const mcp::ServerDefinition> MakeServer(const Options& options) 
   }
   // upstream: Server("mcp-git"); the Python SDK reports its own version
   // (mcp 1.28.1 in upstream's uv.lock) as the server version.
-  return std::make_shared<const mcp::ServerDefinition>(mcp::ServerInfo{"mcp-git", "1.28.1", "", ""},
+  auto server = std::make_shared<mcp::ServerDefinition>(mcp::ServerInfo{"mcp-git", "1.28.1", "", ""},
                                                        std::move(tools));
+  // The Python SDK's low-level Server advertises what has handlers, with
+  // an empty experimental object first and listChanged spelled out.
+  server->SetCapabilities(Json{{"experimental", Json::object()}, {"tools", Json{{"listChanged", false}}}});
+  return server;
 }
 
 }  // namespace sbx::servers::git

@@ -95,8 +95,12 @@ std::shared_ptr<const mcp::ServerDefinition> MakeServer(const Options& options) 
 
   // Upstream's initialize names itself "cli-mcp-server" 0.2.1 (its code
   // was not bumped with the package, 0.2.5).
-  return std::make_shared<const mcp::ServerDefinition>(mcp::ServerInfo{"cli-mcp-server", "0.2.1", "", ""},
+  auto server = std::make_shared<mcp::ServerDefinition>(mcp::ServerInfo{"cli-mcp-server", "0.2.1", "", ""},
                                                        std::move(tools));
+  // The Python SDK's low-level Server advertises what has handlers, with
+  // an empty experimental object first and listChanged spelled out.
+  server->SetCapabilities(Json{{"experimental", Json::object()}, {"tools", Json{{"listChanged", false}}}});
+  return server;
 }
 
 }  // namespace sbx::servers::terminal
