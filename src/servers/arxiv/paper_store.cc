@@ -9,7 +9,7 @@
 #include <tuple>
 
 #include "core/json.h"
-#include "servers/arxiv/beneath.h"
+#include "servers/arxiv/os_files.h"
 
 namespace sbx::servers::arxiv {
 namespace {

@@ -9,7 +9,8 @@
 #include <atomic>
 #include <cerrno>
 
-#include "servers/arxiv/beneath.h"
+#include "confine/create.h"
+#include "servers/arxiv/os_files.h"
 
 namespace sbx::servers::arxiv {
 
@@ -41,24 +42,12 @@ std::string PaperStorage::RelativePath(std::string_view name) const {
 Status PaperStorage::EnsureDirectory() const {
   auto root = OpenRoot(workspace_);
   if (!root) return root.error();
-  std::size_t start = 0;
-  while (start < relative_dir_.size()) {
-    std::size_t slash = relative_dir_.find('/', start);
-    if (slash == std::string::npos) slash = relative_dir_.size();
-    const std::string prefix = relative_dir_.substr(0, slash);
-    const std::string display = workspace_ + "/" + prefix;
-    auto existing = OpenBeneath(root->get(), prefix, O_PATH | O_DIRECTORY, display);
-    if (!existing) {
-      if (existing.error().code != ErrorCode::kNotFound) return existing.error();
-      auto parent = OpenBeneath(root->get(), relative_dir_.substr(0, start), O_PATH | O_DIRECTORY, display);
-      if (!parent) return parent.error();
-      const std::string name = relative_dir_.substr(start, slash - start);
-      if (::mkdirat(parent->get(), name.c_str(), 0755) != 0 && errno != EEXIST)
-        return MakeError(ErrorCode::kInternal, PyOsError(errno, display));
-      if (auto again = OpenBeneath(root->get(), prefix, O_PATH | O_DIRECTORY, display); !again) return again.error();
-    }
-    start = slash + 1;
-  }
+  auto dir = confine::MakeDirectories(root->get(), relative_dir_, 0755, [&](const confine::OsFailure& f) {
+    Error e = PyWording(workspace_ + "/" + f.path)(f);
+    if (f.syscall == "mkdir") e.code = ErrorCode::kInternal;
+    return e;
+  });
+  if (!dir) return dir.error();
   return Ok();
 }
 
@@ -110,24 +99,14 @@ Status PaperStorage::Write(std::string_view name, const std::string& data) const
   auto dir = OpenBeneath(root->get(), relative_dir_, O_PATH | O_DIRECTORY, PathOf(""));
   if (!dir) return dir.error();
   static std::atomic<unsigned> counter{0};
-  const std::string temp = "." + std::string(name) + "." + std::to_string(::getpid()) + "-" +
-                           std::to_string(counter.fetch_add(1)) + ".tmp";
-  int fd = ::openat(dir->get(), temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
-  if (fd < 0) return MakeError(ErrorCode::kInternal, PyOsError(errno, PathOf(temp)));
-  int err = ::fchmod(fd, 0644) == 0 ? 0 : errno;
-  for (std::size_t done = 0; err == 0 && done < data.size();) {
-    ssize_t n = ::write(fd, data.data() + done, data.size() - done);
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) err = errno;
-    else done += static_cast<std::size_t>(n);
-  }
-  if (::close(fd) != 0 && err == 0) err = errno;
-  if (err == 0 && ::renameat(dir->get(), temp.c_str(), dir->get(), std::string(name).c_str()) != 0) err = errno;
-  if (err != 0) {
-    ::unlinkat(dir->get(), temp.c_str(), 0);
-    return MakeError(ErrorCode::kInternal, PyOsError(err, PathOf(name)));
-  }
-  return Ok();
+  confine::Replacement how;
+  how.temp_name = "." + std::string(name) + "." + std::to_string(::getpid()) + "-" +
+                  std::to_string(counter.fetch_add(1)) + ".tmp";
+  how.mode = 0644;
+  how.exact_mode = true;
+  return confine::ReplaceFile(dir->get(), std::string(name), data, how, [&](const confine::OsFailure& f) {
+    return MakeError(ErrorCode::kInternal, PyOsError(f.err, PathOf(f.syscall == "open" ? how.temp_name : name)));
+  });
 }
 
 }  // namespace sbx::servers::arxiv

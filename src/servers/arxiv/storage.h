@@ -7,7 +7,7 @@
 // The workspace belongs to the agent, so the directory may have been
 // replaced by a link, or a <id>.md by a link to some other file: every
 // access is resolved below the workspace root with openat2(RESOLVE_BENEATH)
-// (see beneath.h), so links that stay inside the workspace work and links
+// (see os_files.h), so links that stay inside the workspace work and links
 // that leave it fail. Files are replaced atomically (a hidden temporary
 // file renamed over the name), so readers see the old or the new content.
 //
@@ -52,7 +52,7 @@ class PaperStorage {
   // Stems of the non-hidden entries named "*.md" (upstream's glob), sorted.
   Result<std::vector<std::string>> MarkdownStems(std::size_t max_entries) const;
 
-  // Reads `name` whole (Python-style errors, see beneath.h).
+  // Reads `name` whole (Python-style errors, see os_files.h).
   Result<std::string> Read(std::string_view name, std::uint64_t max_bytes) const;
 
   // Replaces `name` with `data` atomically (mode 0644).

@@ -7,7 +7,7 @@
 
 #include "servers/desktop_commander/file_access.h"
 #include "servers/desktop_commander/js_format.h"
-#include "servers/filesystem/dir_cursor.h"
+#include "confine/dir_cursor.h"
 #include "servers/filesystem/file_ops.h"
 #include "servers/filesystem/js_text.h"
 #include "servers/filesystem/node_errors.h"
@@ -152,10 +152,10 @@ class Fallback {
   void Walk(const ValidPath& dir) {
     if (Full()) return;
     if (Clock::now() >= deadline_ || ctx_.cancelled()) throw Timeout{};
-    std::vector<filesystem::DirEntry> entries;
+    std::vector<confine::DirEntry> entries;
     try {
       UniqueFd fd = OpenValid(dir, O_PATH | O_DIRECTORY, "scandir");
-      if (filesystem::ReadDirectory(fd.get(), entries, kMaxDirectoryEntries) != 0) return;
+      if (confine::ReadDirectory(fd.get(), entries, kMaxDirectoryEntries) != 0) return;
     } catch (const FsError&) {
       return;
     }

@@ -10,7 +10,7 @@
 #include "servers/desktop_commander/file_reading.h"
 #include "servers/desktop_commander/js_format.h"
 #include "servers/desktop_commander/server_state.h"
-#include "servers/filesystem/dir_cursor.h"
+#include "confine/dir_cursor.h"
 #include "servers/filesystem/file_ops.h"
 #include "servers/filesystem/js_text.h"
 #include "servers/filesystem/node_errors.h"
@@ -128,8 +128,8 @@ ToolResult ListDirectory(ServerState& state, const Json& args, const ToolContext
   ValidPath dir = state.Validate(Str(args, "path"));
   dir.ThrowIfDeferred("scandir");
   UniqueFd fd = filesystem::OpenDirectoryTarget(dir.target, "scandir");
-  std::vector<filesystem::DirEntry> entries;
-  if (int err = filesystem::ReadDirectory(fd.get(), entries, kMaxListEntries))
+  std::vector<confine::DirEntry> entries;
+  if (int err = confine::ReadDirectory(fd.get(), entries, kMaxListEntries))
     filesystem::ThrowErrno(err, "scandir", dir.path);
   std::string text;
   for (std::size_t i = 0; i < entries.size(); ++i) {

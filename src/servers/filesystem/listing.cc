@@ -14,7 +14,7 @@
 #include <memory>
 #include <optional>
 
-#include "servers/filesystem/dir_cursor.h"
+#include "confine/dir_cursor.h"
 #include "servers/filesystem/file_ops.h"
 #include "servers/filesystem/glob_regex.h"
 #include "servers/filesystem/js_text.h"
@@ -205,7 +205,7 @@ class TreeBuilder {
 
   // The JSON array for the directory at the cursor, its closing bracket at
   // `indent` spaces (JSON.stringify(…, null, 2) layout).
-  std::string Build(DirCursor& cursor, const std::string& real, const std::string& lexical,
+  std::string Build(confine::DirCursor& cursor, const std::string& real, const std::string& lexical,
                     const std::string& rel, std::size_t indent) {
     CheckCancelled(context_);
     Entries entries = ReadEntries(cursor.fd(), real);
@@ -267,7 +267,7 @@ class Searcher {
            const std::vector<std::string>& excludes, const mcp::ToolContext& context)
       : policy_(policy), pattern_(pattern), excludes_(excludes), context_(context) {}
 
-  void Search(DirCursor& cursor, const std::string& real, const std::string& rel) {
+  void Search(confine::DirCursor& cursor, const std::string& real, const std::string& rel) {
     CheckCancelled(context_);
     Entries entries = ReadEntries(cursor.fd(), real);
     for (const auto& e : *entries) {
@@ -342,7 +342,7 @@ std::string DirectoryTree(const PathPolicy& policy, const std::string& path,
   JsRegex::ResetSteps();
   Target target = policy.Validate(path);
   std::string lexical = policy.Lexical(path);
-  DirCursor cursor(OpenDirectoryTarget(target, "scandir"));
+  confine::DirCursor cursor(OpenDirectoryTarget(target, "scandir"));
   TreeBuilder builder(excludes, context);
   return builder.Build(cursor, target.path, lexical, "", 0);
 }
@@ -352,7 +352,7 @@ std::string SearchFiles(const PathPolicy& policy, const std::string& path,
                         const mcp::ToolContext& context) {
   JsRegex::ResetSteps();
   Target target = policy.Validate(path);
-  DirCursor cursor(OpenDirectoryTarget(target, "scandir"));
+  confine::DirCursor cursor(OpenDirectoryTarget(target, "scandir"));
   Searcher searcher(policy, pattern, excludes, context);
   searcher.Search(cursor, target.path, "");
   std::string out;

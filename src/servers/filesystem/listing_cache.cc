@@ -36,8 +36,8 @@ int ListingCache::Read(int dir_fd, std::size_t max_entries, Entries& out) {
   }
   struct timespec read_at {};
   ::clock_gettime(CLOCK_REALTIME, &read_at);
-  auto entries = std::make_shared<std::vector<DirEntry>>();
-  if (int err = ReadDirectory(dir_fd, *entries, max_entries)) return err;
+  auto entries = std::make_shared<std::vector<confine::DirEntry>>();
+  if (int err = confine::ReadDirectory(dir_fd, *entries, max_entries)) return err;
   out = entries;
   struct stat after {};
   if (::fstatat(dir_fd, "", &after, AT_EMPTY_PATH) != 0) return 0;
@@ -51,7 +51,7 @@ int ListingCache::Read(int dir_fd, std::size_t max_entries, Entries& out) {
 }
 
 void ListingCache::Store(const Key& key, const Stamp& stamp, Entries entries) {
-  std::size_t bytes = sizeof(DirEntry) * entries->size();
+  std::size_t bytes = sizeof(confine::DirEntry) * entries->size();
   for (const auto& e : *entries) bytes += e.name.size();
   if (bytes > max_bytes_ / 4) return;  // one huge directory must not flush everything else
   std::lock_guard lock(mu_);

@@ -26,11 +26,11 @@
 #include <mutex>
 #include <vector>
 
-#include "servers/filesystem/dir_cursor.h"
+#include "confine/dir_cursor.h"
 
 namespace sbx::servers::filesystem {
 
-using Entries = std::shared_ptr<const std::vector<DirEntry>>;
+using Entries = std::shared_ptr<const std::vector<confine::DirEntry>>;
 
 class ListingCache {
  public:

@@ -14,7 +14,8 @@
 #include <deque>
 #include <optional>
 
-#include "servers/filesystem/dir_cursor.h"
+#include "confine/dir_cursor.h"
+#include "confine/resolver.h"
 #include "servers/filesystem/js_text.h"
 #include "servers/filesystem/limits.h"
 #include "servers/filesystem/node_errors.h"
@@ -23,8 +24,7 @@
 namespace sbx::servers::filesystem {
 namespace {
 
-// glibc's realpath gives up after this many links (__eloop_threshold).
-constexpr int kMaxSymlinks = 40;
+using confine::RealpathWalk;
 
 std::string JoinAll(const std::vector<std::string>& list, std::string_view sep) {
   std::string out;
@@ -59,166 +59,16 @@ std::string Nfc(const std::string& utf8) {
   return out;
 }
 
-// realpath(3), step by step, without letting the kernel follow anything
-// inside an allowed root. Outside the roots it only reads links and file
-// types (to compute the same real path realpath would), never content.
-class Walker {
- public:
-  explicit Walker(const std::vector<std::string>& roots) : roots_(roots) { MaybeEnterRoot(); }
-
-  // Resolves `pending` from the current position: 0 or realpath's errno.
-  int Walk(std::deque<std::string> pending) {
-    int links = 0;
-    while (!pending.empty()) {
-      if (final_) return ENOTDIR;  // only a directory has anything below it
-      std::string c = std::move(pending.front());
-      pending.pop_front();
-      if (c == ".") continue;
-      if (c == "..") {
-        if (int err = Up()) return err;
-        continue;
-      }
-      std::string candidate = PathWith(c);
-      if (candidate.size() >= PATH_MAX) return ENAMETOOLONG;
-      if (cursor_) {
-        UniqueFd fd(::openat(cursor_->fd(), c.c_str(), O_PATH | O_NOFOLLOW | O_CLOEXEC));
-        if (!fd.valid()) return errno;
-        struct stat st;
-        if (::fstat(fd.get(), &st) != 0) return errno;
-        if (S_ISLNK(st.st_mode)) {
-          if (++links > kMaxSymlinks) return ELOOP;
-          std::string target;
-          if (int err = ReadLink(fd.get(), "", target)) return err;
-          Splice(target, pending);
-          continue;
-        }
-        if (S_ISDIR(st.st_mode)) {
-          cursor_->EnterOpened(c, std::move(fd));
-          parts_.push_back(c);
-          continue;
-        }
-        if (!pending.empty()) return ENOTDIR;
-        parts_.push_back(c);
-        final_ = true;
-        continue;
-      }
-      if (IsRoot(candidate)) {
-        UniqueFd fd(::open(candidate.c_str(), O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
-        if (!fd.valid()) return errno;
-        parts_.push_back(c);
-        cursor_.emplace(std::move(fd));
-        root_depth_ = parts_.size();
-        continue;
-      }
-      std::string target;
-      int err = ReadLink(AT_FDCWD, candidate, target);
-      if (err == 0) {
-        if (++links > kMaxSymlinks) return ELOOP;
-        Splice(target, pending);
-        continue;
-      }
-      if (err != EINVAL) return err;
-      struct stat st;
-      if (::lstat(candidate.c_str(), &st) != 0) return errno;
-      if (!S_ISDIR(st.st_mode) && !pending.empty()) return ENOTDIR;
-      parts_.push_back(c);
-    }
-    return 0;
-  }
-
-  bool inside() const { return cursor_.has_value(); }
-  bool at_file() const { return final_; }
-  std::string path() const {
-    std::string out;
-    for (const auto& p : parts_) out += "/" + p;
-    return out.empty() ? "/" : out;
-  }
-  DirCursor& cursor() { return *cursor_; }
-
-  // The walk's end as a Target (must be inside); the walker is spent.
-  Target Take() {
-    Target t;
-    t.path = path();
-    t.exists = true;
-    if (final_) {
-      t.base = cursor_->Release();
-      t.rest = {parts_.back()};
-    } else if (cursor_->depth() == 0) {
-      t.base = cursor_->Release();
-    } else {
-      std::string name = cursor_->names().back();
-      bool left = false;
-      if (int err = cursor_->Leave(left)) ThrowErrno(err, "realpath", t.path);
-      t.base = cursor_->Release();
-      t.rest = {name};
-    }
-    if (!t.base.valid()) ThrowErrno(errno, "realpath", t.path);
-    return t;
-  }
-
- private:
-  static int ReadLink(int dirfd, const std::string& path, std::string& out) {
-    char buf[PATH_MAX + 1];
-    ssize_t n = ::readlinkat(dirfd, path.c_str(), buf, sizeof buf);
-    if (n < 0) return errno;
-    if (static_cast<std::size_t>(n) > PATH_MAX) return ENAMETOOLONG;
-    out.assign(buf, static_cast<std::size_t>(n));
-    return 0;
-  }
-
-  std::string PathWith(const std::string& c) const {
-    return (parts_.empty() ? "" : path()) + "/" + c;
-  }
-
-  bool IsRoot(const std::string& p) const {
-    return std::find(roots_.begin(), roots_.end(), p) != roots_.end();
-  }
-
-  void MaybeEnterRoot() {
-    std::string here = path();
-    if (!IsRoot(here)) return;
-    UniqueFd fd(::open(here.c_str(), O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
-    if (!fd.valid()) return;
-    cursor_.emplace(std::move(fd));
-    root_depth_ = parts_.size();
-  }
-
-  // A link's target replaces the link: absolute ones restart from "/".
-  void Splice(const std::string& target, std::deque<std::string>& pending) {
-    auto comps = nodepath::Components(target);
-    if (!target.empty() && target.back() == '/') comps.push_back(".");  // must be a directory
-    pending.insert(pending.begin(), comps.begin(), comps.end());
-    if (nodepath::IsAbsolute(target)) {
-      parts_.clear();
-      cursor_.reset();
-      MaybeEnterRoot();
-    }
-  }
-
-  int Up() {
-    if (parts_.empty()) return 0;
-    if (cursor_ && parts_.size() > root_depth_) {
-      bool left = false;
-      int err = cursor_->Leave(left);
-      parts_.pop_back();
-      return err;
-    }
-    cursor_.reset();
-    parts_.pop_back();
-    MaybeEnterRoot();
-    return 0;
-  }
-
-  const std::vector<std::string>& roots_;
-  std::vector<std::string> parts_;   // components of the real path so far
-  std::optional<DirCursor> cursor_;  // set while the walk is inside a root
-  std::size_t root_depth_ = 0;       // parts_ of the root the cursor started at
-  bool final_ = false;               // the last part is not a directory
-};
-
 std::deque<std::string> Parts(std::string_view absolute) {
   auto comps = nodepath::Components(absolute);
   return std::deque<std::string>(comps.begin(), comps.end());
+}
+
+// The walk's end as a Target, or upstream's realpath error.
+Target Take(RealpathWalk& walker) {
+  Target t;
+  if (int err = walker.Take(t)) ThrowErrno(err, "realpath", t.path);
+  return t;
 }
 
 }  // namespace
@@ -286,13 +136,13 @@ Target PathPolicy::Validate(std::string_view requested) const {
   if (!Within(nodepath::UpstreamNormalize(absolute)) || !Within(absolute))
     throw FsError(OutsideMessage(absolute));
 
-  Walker walker(real_roots_);
+  RealpathWalk walker(real_roots_);
   int err = walker.Walk(Parts(absolute));
   if (err == 0) {
     std::string real = walker.path();
     if (!walker.inside() || !Within(nodepath::UpstreamNormalize(real)))
       throw FsError(SymlinkOutsideMessage(real));
-    return walker.Take();
+    return Take(walker);
   }
   if (err != ENOENT) ThrowErrno(err, "realpath", absolute);
   try {
@@ -315,7 +165,7 @@ Target PathPolicy::UnicodeEquivalent(const std::string& absolute) const {
   }
   if (!base_dir) throw FsError(OutsideMessage(absolute));
 
-  Walker walker(real_roots_);
+  RealpathWalk walker(real_roots_);
   if (int err = walker.Walk(Parts(*base_dir))) ThrowErrno(err, "realpath", *base_dir);
   if (!walker.inside()) throw FsError(SymlinkOutsideMessage(walker.path()));
 
@@ -324,8 +174,8 @@ Target PathPolicy::UnicodeEquivalent(const std::string& absolute) const {
     const std::string& wanted = parts[i];
     std::string here = walker.path();
     if (walker.at_file()) ThrowErrno(ENOTDIR, "scandir", here);
-    std::vector<DirEntry> entries;
-    if (int err = ReadDirectory(walker.cursor().fd(), entries, kMaxDirectoryEntries))
+    std::vector<confine::DirEntry> entries;
+    if (int err = confine::ReadDirectory(walker.cursor().fd(), entries, kMaxDirectoryEntries))
       ThrowErrno(err, "scandir", here);
     std::vector<std::string> matches;
     for (const auto& e : entries) {
@@ -359,7 +209,7 @@ Target PathPolicy::UnicodeEquivalent(const std::string& absolute) const {
     if (!walker.inside() || !Within(nodepath::UpstreamNormalize(real)))
       throw FsError(SymlinkOutsideMessage(real));
   }
-  return walker.Take();
+  return Take(walker);
 }
 
 }  // namespace sbx::servers::filesystem

@@ -2,12 +2,14 @@
 //
 // PathPolicy::Validate reproduces the upstream server's validatePath —
 // the same lexical resolution, the same realpath(3) semantics, the same
-// error messages — but resolves through descriptors instead of path strings:
-// from an O_PATH descriptor of an allowed root it opens one component at a
-// time with O_NOFOLLOW, reads each symbolic link itself and decides where it
-// points. A link (or chain) whose target stays inside an allowed directory is
+// error messages — but resolves through descriptors instead of path strings,
+// with confine/'s resolver (confine/resolver.h: one component at a time from
+// an O_PATH descriptor of an allowed root, each link read and judged by us).
+// A link (or chain) whose target stays inside an allowed directory is
 // followed the way realpath(3) would; one that leaves is refused with
-// upstream's message. The caller gets the resolved path for messages plus a
+// upstream's message. What stays here is upstream's surface: home
+// expansion, relative paths, the lexical checks, the messages, and the
+// Unicode (NFC) fallback for names that do not exist. The caller gets the resolved path for messages plus a
 // descriptor of a directory inside the root and the names below it, and does
 // its operation relative to that descriptor (openat/mkdirat/renameat2/… with
 // no symlink following), so a link swapped in after the check cannot redirect
@@ -31,24 +33,14 @@
 #include <string_view>
 #include <vector>
 
-#include "core/unique_fd.h"
+#include "confine/resolver.h"
 
 namespace sbx::servers::filesystem {
 
-// Where a validated path lives.
-struct Target {
-  // What upstream's validatePath returns: the real path when the whole path
-  // exists, else the real path of the deepest existing directory followed by
-  // the requested names. Used in messages, exactly as upstream prints it.
-  std::string path;
-  // O_PATH descriptor of a directory inside an allowed root.
-  UniqueFd base;
-  // Names below `base` leading to the target (no "." or ".."); empty when the
-  // target is `base` itself (an allowed root).
-  std::vector<std::string> rest;
-  // Whether the whole path resolved (then `rest` holds at most one name).
-  bool exists = false;
-};
+// Where a validated path lives: confine/'s answer (real path for messages,
+// a directory descriptor inside the root, the names below it, whether it
+// exists), under the name the filesystem tools have always used.
+using Target = confine::Resolved;
 
 class PathPolicy {
  public:

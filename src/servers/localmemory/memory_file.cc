@@ -1,16 +1,15 @@
 #include "servers/localmemory/memory_file.h"
 
 #include <fcntl.h>
-#include <linux/openat2.h>
 #include <sys/stat.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
-#include <vector>
 
+#include "confine/beneath.h"
+#include "confine/create.h"
 #include "core/crypto.h"
 #include "core/unique_fd.h"
 #include "servers/filesystem/node_errors.h"
@@ -21,35 +20,6 @@ namespace {
 using filesystem::NodeErrorMessage;
 
 Error Failed(std::string message) { return MakeError(ErrorCode::kInternal, std::move(message)); }
-
-// openat2 beneath `dirfd`: the kernel refuses (EXDEV) any resolution that
-// would leave it, by "..", an absolute symlink or a relative one; magic
-// /proc links are refused too. EAGAIN means a concurrent rename or mount
-// raced the lookup: the kernel asks for a retry.
-int OpenBeneath(int dirfd, const std::string& path, int flags, mode_t mode = 0) {
-  open_how how{};
-  how.flags = static_cast<std::uint64_t>(flags | O_CLOEXEC);
-  how.mode = (flags & O_CREAT) ? mode : 0;
-  how.resolve = RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS;
-  for (int attempt = 0;; ++attempt) {
-    long fd = ::syscall(SYS_openat2, dirfd, path.c_str(), &how, sizeof how);
-    if (fd >= 0) return static_cast<int>(fd);
-    if ((errno == EAGAIN && attempt < 64) || errno == EINTR) continue;
-    return -1;
-  }
-}
-
-std::vector<std::string> SplitNames(const std::string& relative) {
-  std::vector<std::string> names;
-  std::size_t start = 0;
-  while (true) {
-    std::size_t slash = relative.find('/', start);
-    names.push_back(relative.substr(start, slash - start));
-    if (slash == std::string::npos) break;
-    start = slash + 1;
-  }
-  return names;
-}
 
 }  // namespace
 
@@ -62,15 +32,14 @@ MemoryFile::MemoryFile(std::string workspace, std::string relative, std::uint64_
 namespace {
 
 Result<UniqueFd> OpenWorkspace(const std::string& workspace) {
-  UniqueFd root(::open(workspace.c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC));
-  if (!root.valid())
-    return Failed("The workspace " + workspace + " cannot be opened (" + std::strerror(errno) +
+  return confine::OpenRoot(workspace, [&](const confine::OsFailure& f) {
+    return Failed("The workspace " + workspace + " cannot be opened (" + std::strerror(f.err) +
                   "); the memory file lives inside it.");
-  return root;
+  });
 }
 
 // The message for a failed resolution of `shown` (which lies in `workspace`).
-Error PathError(int err, const char* syscall, const std::string& shown,
+Error PathError(int err, std::string_view syscall, const std::string& shown,
                 const std::string& workspace) {
   if (err == EXDEV)
     return MakeError(
@@ -87,10 +56,11 @@ Result<std::optional<std::string>> MemoryFile::Read() const {
   auto root = OpenWorkspace(workspace_);
   if (!root) return root.error();
   // O_NONBLOCK: a FIFO planted at the path must not hang the call.
-  UniqueFd fd(OpenBeneath(root->get(), relative_, O_RDONLY | O_NOCTTY | O_NONBLOCK));
-  if (!fd.valid()) {
-    if (errno == ENOENT) return std::optional<std::string>();
-    return PathError(errno, "open", shown_path_, workspace_);
+  UniqueFd fd;
+  if (int err = confine::TryOpenBeneath(root->get(), relative_, O_RDONLY | O_NOCTTY | O_NONBLOCK, 0,
+                                        confine::Links::kFollowBeneath, fd)) {
+    if (err == ENOENT) return std::optional<std::string>();
+    return PathError(err, "open", shown_path_, workspace_);
   }
   struct stat st {};
   if (::fstat(fd.get(), &st) != 0) return Failed(NodeErrorMessage(errno, "fstat"));
@@ -138,46 +108,25 @@ Status MemoryFile::Write(std::string_view data) const {
 
   // The directory holding the file, created as needed, each step resolved
   // from the workspace (a link inside it may point anywhere else inside).
-  std::vector<std::string> names = SplitNames(relative_);
-  const std::string base = names.back();
-  names.pop_back();
-  UniqueFd dir;
-  std::string prefix, shown_dir = workspace_ == "/" ? "" : workspace_;
-  for (const auto& name : names) {
-    const int parent = dir.valid() ? dir.get() : root->get();
-    prefix += (prefix.empty() ? "" : "/") + name;
-    shown_dir += "/" + name;
-    UniqueFd next(OpenBeneath(root->get(), prefix, O_PATH | O_DIRECTORY));
-    if (!next.valid() && errno == ENOENT) {
-      if (::mkdirat(parent, name.c_str(), 0777) != 0 && errno != EEXIST)
-        return PathError(errno, "mkdir", shown_dir, workspace_);
-      next.Reset(OpenBeneath(root->get(), prefix, O_PATH | O_DIRECTORY));
-    }
-    if (!next.valid()) return PathError(errno, "open", shown_dir, workspace_);
-    dir = std::move(next);
-  }
-  const int dirfd = dir.valid() ? dir.get() : root->get();
+  const std::size_t slash = relative_.rfind('/');
+  const std::string rel_dir = slash == std::string::npos ? "" : relative_.substr(0, slash);
+  const std::string base = relative_.substr(slash == std::string::npos ? 0 : slash + 1);
+  const std::string shown_root = workspace_ == "/" ? "" : workspace_;
+  auto shown = [&](const std::string& rel) { return rel.empty() ? shown_root : shown_root + "/" + rel; };
+  auto dir = confine::MakeDirectories(root->get(), rel_dir, 0777, [&](const confine::OsFailure& f) {
+    return PathError(f.err, f.syscall, shown(f.path), workspace_);
+  });
+  if (!dir) return dir.error();
 
-  const std::string temp = base + "." + crypto::Hex(crypto::RandomBytes(16)) + ".tmp";
-  const std::string shown_temp = shown_dir + "/" + temp;
-  UniqueFd out(
-      ::openat(dirfd, temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666));
-  if (!out.valid()) return Failed(NodeErrorMessage(errno, "open", shown_temp));
-  auto abandon = [&](Error e) {
-    out.Reset();
-    ::unlinkat(dirfd, temp.c_str(), 0);
-    return e;
-  };
-  for (std::size_t done = 0; done < data.size();) {
-    ssize_t n = ::write(out.get(), data.data() + done, data.size() - done);
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) return abandon(Failed(NodeErrorMessage(errno, "write")));
-    done += static_cast<std::size_t>(n);
-  }
-  if (::close(out.Release()) != 0) return abandon(Failed(NodeErrorMessage(errno, "close")));
-  if (::renameat(dirfd, temp.c_str(), dirfd, base.c_str()) != 0)
-    return abandon(Failed(NodeErrorMessage(errno, "rename", shown_temp, shown_path_)));
-  return Ok();
+  confine::Replacement how;
+  how.temp_name = base + "." + crypto::Hex(crypto::RandomBytes(16)) + ".tmp";
+  how.mode = 0666;
+  const std::string shown_temp = shown(rel_dir) + "/" + how.temp_name;
+  return confine::ReplaceFile(dir->get(), base, data, how, [&](const confine::OsFailure& f) {
+    if (f.syscall == "open") return Failed(NodeErrorMessage(f.err, "open", shown_temp));
+    if (f.syscall == "rename") return Failed(NodeErrorMessage(f.err, "rename", shown_temp, shown_path_));
+    return Failed(NodeErrorMessage(f.err, f.syscall));
+  });
 }
 
 }  // namespace sbx::servers::localmemory

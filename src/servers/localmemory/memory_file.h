@@ -1,9 +1,10 @@
 // The memory file on disk, confined to the workspace by the kernel: every
-// path is resolved with openat2(RESOLVE_BENEATH) from a descriptor of the
-// workspace, so ".." and symbolic links (however and whenever they are
-// planted) cannot lead outside it; a link that stays inside is followed,
-// as upstream's plain open would. Writes follow upstream's saveGraph: a new
-// file "<name>.<32 hex>.tmp" in the same directory, then rename(2) over the
+// path is resolved with confine/'s OpenBeneath (openat2 RESOLVE_BENEATH)
+// from a descriptor of the workspace, so ".." and symbolic links (however
+// and whenever they are planted) cannot lead outside it; a link that stays
+// inside is followed, as upstream's plain open would. Writes follow
+// upstream's saveGraph through confine::ReplaceFile: a new file
+// "<name>.<32 hex>.tmp" in the same directory, then rename(2) over the
 // memory file, so readers see the old or the new file whole, never a part.
 //
 // Deliberate differences from upstream: missing parent directories are

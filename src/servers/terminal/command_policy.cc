@@ -1,9 +1,11 @@
 #include "servers/terminal/command_policy.h"
 
+#include <sys/stat.h>
+
 #include <optional>
 
+#include "confine/realpath_by_name.h"
 #include "servers/terminal/python_text.h"
-#include "servers/terminal/real_path.h"
 #include "servers/terminal/shlex_split.h"
 
 namespace sbx::servers::terminal {
@@ -18,6 +20,13 @@ std::string JoinPath(const std::string& a, const std::string& b) {
   if (StartsWith(b, "/")) return b;
   if (a.empty() || a.back() == '/') return a + b;
   return a + "/" + b;
+}
+
+// os.path.exists(path): stat(2) succeeds (false for a NUL in the path).
+bool PathExists(const std::string& path) {
+  if (path.find('\0') != std::string::npos) return false;
+  struct stat st {};
+  return ::stat(path.c_str(), &st) == 0;
 }
 
 // The operator re.split(r"(&&|\|\||\||>|>>|<|<<|;)") matches at `i`, if
@@ -160,10 +169,12 @@ Result<std::vector<std::string>> CommandPolicy::CheckSingle(std::string_view com
 }
 
 Result<std::string> CommandPolicy::NormalizePath(const std::string& arg) const {
-  auto real = PythonRealpath(JoinPath(options_.allowed_dir, arg));
-  if (!real) return Violation("Invalid path '" + arg + "': " + real.error().message);
-  auto root = PythonRealpath(options_.allowed_dir);
-  if (!root || !InsideRoot(*real, *root))
+  // RealpathByName fails only on a NUL byte, where CPython's lstat raises
+  // this ValueError.
+  auto real = confine::RealpathByName(JoinPath(options_.allowed_dir, arg));
+  if (!real) return Violation("Invalid path '" + arg + "': lstat: embedded null character in path");
+  auto root = confine::RealpathByName(options_.allowed_dir);
+  if (!root || !confine::ResolvedBeneath(*real, *root))
     return Violation("Path '" + arg + "' is outside of allowed directory: " + options_.allowed_dir);
   return *real;
 }

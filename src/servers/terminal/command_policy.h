@@ -7,7 +7,7 @@
 //
 // Deliberate differences from upstream, each where upstream lets something
 // through that its own rules mean to stop:
-// - the inside test is component-wise and done in the kernel (real_path.h):
+// - the inside test is component-wise and done in the kernel (confine/realpath_by_name.h):
 //   "/data2/x" is not inside "/data";
 // - a bare ".." argument is a path (upstream checks "." and "../x" but
 //   passes ".." untouched, so "ls .." listed the parent);

@@ -10,13 +10,15 @@
 #include <fstream>
 #include <thread>
 
-#include "servers/terminal/real_path.h"
+#include "confine/realpath_by_name.h"
 #include "servers/terminal/test_support.h"
 
 namespace sbx::servers::terminal::testing {
 namespace {
 
 using namespace std::chrono_literals;
+using confine::RealpathByName;
+using confine::ResolvedBeneath;
 
 class EscapeTest : public TerminalTest {
  protected:
@@ -92,17 +94,17 @@ TEST_F(EscapeTest, LinksAddedLaterAreResolvedAtCallTime) {
 TEST_F(EscapeTest, DirectorySwappedForALinkAfterResolutionIsRefused) {
   ASSERT_EQ(::mkdir((root_ + "/swap").c_str(), 0755), 0);
   WriteAbs(root_ + "/swap/secret.txt", "inside\n");
-  auto real = PythonRealpath(root_ + "/swap/secret.txt");
+  auto real = RealpathByName(root_ + "/swap/secret.txt");
   ASSERT_TRUE(real);
   EXPECT_EQ(*real, root_ + "/swap/secret.txt");
-  EXPECT_TRUE(InsideRoot(*real, root_));
+  EXPECT_TRUE(ResolvedBeneath(*real, root_));
   ASSERT_EQ(::rename((root_ + "/swap").c_str(), (root_ + "/swapped").c_str()), 0);
   ASSERT_EQ(::symlink((base_ + "/outside").c_str(), (root_ + "/swap").c_str()), 0);
-  EXPECT_FALSE(InsideRoot(*real, root_));        // secret.txt exists beyond the link
-  EXPECT_FALSE(InsideRoot(root_ + "/swap", root_));  // the link itself, no loop
-  EXPECT_TRUE(InsideRoot(root_ + "/loop", root_));    // a loop leads nowhere
-  EXPECT_FALSE(InsideRoot(root_ + "2/file.txt", root_));
-  EXPECT_TRUE(InsideRoot(root_ + "/not/there", root_));
+  EXPECT_FALSE(ResolvedBeneath(*real, root_));        // secret.txt exists beyond the link
+  EXPECT_FALSE(ResolvedBeneath(root_ + "/swap", root_));  // the link itself, no loop
+  EXPECT_TRUE(ResolvedBeneath(root_ + "/loop", root_));    // a loop leads nowhere
+  EXPECT_FALSE(ResolvedBeneath(root_ + "2/file.txt", root_));
+  EXPECT_TRUE(ResolvedBeneath(root_ + "/not/there", root_));
 }
 
 TEST_F(EscapeTest, OverLongCommandsNeverRun) {

@@ -1,13 +1,13 @@
-#include "servers/arxiv/beneath.h"
+#include "servers/arxiv/os_files.h"
 
 #include <fcntl.h>
-#include <linux/openat2.h>
 #include <sys/stat.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <cstring>
+
+#include "confine/beneath.h"
 
 namespace sbx::servers::arxiv {
 namespace {
@@ -24,23 +24,14 @@ std::string PyOsError(int err, const std::string& path) {
   return "[Errno " + std::to_string(err) + "] " + std::strerror(err) + ": '" + path + "'";
 }
 
-Result<UniqueFd> OpenRoot(const std::string& path) {
-  UniqueFd fd(::open(path.c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC));
-  if (!fd.valid()) return OsError(errno, path);
-  return fd;
+confine::Wording PyWording(std::string display) {
+  return [display = std::move(display)](const confine::OsFailure& f) { return OsError(f.err, display); };
 }
 
+Result<UniqueFd> OpenRoot(const std::string& path) { return confine::OpenRoot(path, PyWording(path)); }
+
 Result<UniqueFd> OpenBeneath(int root, const std::string& rel, int flags, const std::string& display, mode_t mode) {
-  struct open_how how {};
-  how.flags = static_cast<std::uint64_t>(flags | O_CLOEXEC);
-  how.mode = (flags & (O_CREAT | O_TMPFILE)) ? mode : 0;
-  how.resolve = RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS;
-  const std::string path = rel.empty() ? "." : rel;
-  for (;;) {
-    long fd = ::syscall(SYS_openat2, root, path.c_str(), &how, sizeof how);
-    if (fd >= 0) return UniqueFd(static_cast<int>(fd));
-    if (errno != EINTR && errno != EAGAIN) return OsError(errno, display);
-  }
+  return confine::OpenBeneath(root, rel, flags, PyWording(display), mode);
 }
 
 Result<std::string> ReadBeneath(int root, const std::string& rel, std::uint64_t max_bytes,

@@ -1,4 +1,4 @@
-#include "servers/filesystem/dir_cursor.h"
+#include "confine/dir_cursor.h"
 
 #include <dirent.h>
 #include <fcntl.h>
@@ -9,7 +9,7 @@
 #include <cerrno>
 #include <cstring>
 
-namespace sbx::servers::filesystem {
+namespace sbx::confine {
 namespace {
 
 // How many levels below the root a cursor keeps open; deeper ancestors are
@@ -107,4 +107,4 @@ int ReadDirectory(int dir_fd, std::vector<DirEntry>& out, std::size_t max_entrie
   return 0;
 }
 
-}  // namespace sbx::servers::filesystem
+}  // namespace sbx::confine

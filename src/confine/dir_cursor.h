@@ -20,7 +20,7 @@
 
 #include "core/unique_fd.h"
 
-namespace sbx::servers::filesystem {
+namespace sbx::confine {
 
 class DirCursor {
  public:
@@ -63,4 +63,4 @@ struct DirEntry {
 // (E2BIG when a directory holds more).
 int ReadDirectory(int dir_fd, std::vector<DirEntry>& out, std::size_t max_entries);
 
-}  // namespace sbx::servers::filesystem
+}  // namespace sbx::confine

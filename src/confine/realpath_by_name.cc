@@ -1,9 +1,7 @@
-#include "servers/terminal/real_path.h"
+#include "confine/realpath_by_name.h"
 
 #include <fcntl.h>
-#include <linux/openat2.h>
 #include <sys/stat.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -12,9 +10,10 @@
 #include <optional>
 #include <vector>
 
+#include "confine/beneath.h"
 #include "core/unique_fd.h"
 
-namespace sbx::servers::terminal {
+namespace sbx::confine {
 namespace {
 
 std::vector<std::string> SplitSlash(std::string_view s) {
@@ -48,7 +47,7 @@ bool IsLoop(const std::string& path) {
 
 }  // namespace
 
-Result<std::string> PythonRealpath(std::string_view absolute) {
+Result<std::string> RealpathByName(std::string_view absolute) {
   // The stack of names still to resolve, last first. nullopt marks "the
   // link below me is now resolved": the next entry is the link's path.
   std::vector<std::optional<std::string>> rest;
@@ -74,7 +73,7 @@ Result<std::string> PythonRealpath(std::string_view absolute) {
     }
     std::string next = path == "/" ? "/" + *name : path + "/" + *name;
     if (name->find('\0') != std::string::npos)
-      return MakeError(ErrorCode::kInvalidArgument, "lstat: embedded null character in path");
+      return MakeError(ErrorCode::kInvalidArgument, "a path component contains a NUL byte");
     struct stat st {};
     if (::lstat(next.c_str(), &st) != 0 || !S_ISLNK(st.st_mode)) {
       path = std::move(next);  // not a link, or not there: kept as written
@@ -99,7 +98,7 @@ Result<std::string> PythonRealpath(std::string_view absolute) {
   return path;
 }
 
-bool InsideRoot(const std::string& real, const std::string& root_real) {
+bool ResolvedBeneath(const std::string& real, const std::string& root_real) {
   std::string rel;
   if (root_real == "/") {
     rel = real.substr(1);
@@ -121,28 +120,20 @@ bool InsideRoot(const std::string& real, const std::string& root_real) {
   for (std::size_t k = names.size(); k > 0; --k) {
     std::string prefix;
     for (std::size_t i = 0; i < k; ++i) prefix += (i ? "/" : "") + names[i];
-    struct open_how how {};
-    how.flags = O_PATH | O_NOFOLLOW | O_CLOEXEC;
-    how.resolve = RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS;
-    UniqueFd fd(static_cast<int>(::syscall(SYS_openat2, root.get(), prefix.c_str(), &how, sizeof how)));
+    UniqueFd fd;
+    int err = TryOpenBeneath(root.get(), prefix, O_PATH | O_NOFOLLOW, 0, Links::kNone, fd);
     std::string full = root_real == "/" ? "/" + prefix : root_real + "/" + prefix;
-    if (fd.valid()) {
+    if (err == 0) {
       struct stat st {};
       if (::fstat(fd.get(), &st) != 0) return false;
       // realpath leaves a link in place only when it loops.
       return !S_ISLNK(st.st_mode) || IsLoop(full);
     }
-    if (errno == ENOENT || errno == ENOTDIR) continue;
-    if (errno == ELOOP && IsLoop(full)) continue;
+    if (err == ENOENT || err == ENOTDIR) continue;
+    if (err == ELOOP && IsLoop(full)) continue;
     return false;
   }
   return true;
 }
 
-bool PathExists(const std::string& path) {
-  if (path.find('\0') != std::string::npos) return false;
-  struct stat st {};
-  return ::stat(path.c_str(), &st) == 0;
-}
-
-}  // namespace sbx::servers::terminal
+}  // namespace sbx::confine
