@@ -8,7 +8,6 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
-#include <cstring>
 #include <set>
 
 #include "core/utf8.h"
@@ -48,30 +47,7 @@ const cases = JSON.parse(require("fs").readFileSync(0, "utf8"));
 process.stdout.write(JSON.stringify(cases.map((c) => Array.from(run(c), (ch) => ch.codePointAt(0)))));
 )JS";
 
-// splitmix64: the same sequence everywhere, unlike std::uniform_*.
-class Rng {
- public:
-  explicit Rng(std::uint64_t seed) : s_(seed) {}
-  std::uint64_t Next() {
-    std::uint64_t z = (s_ += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-  }
-  std::uint64_t Below(std::uint64_t n) { return Next() % n; }
-  bool OneIn(std::uint64_t n) { return Below(n) == 0; }
-
- private:
-  std::uint64_t s_;
-};
-
-std::string Bits(double d) {
-  std::uint64_t bits;
-  std::memcpy(&bits, &d, 8);
-  char buf[20];
-  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(bits));
-  return buf;
-}
+using test::Rng;
 
 char32_t RandomCodePoint(Rng& r) {
   static const std::pair<char32_t, char32_t> kRanges[] = {
@@ -103,10 +79,7 @@ double RandomNumber(Rng& r) {
   switch (r.Below(5)) {
     case 0: return kSpecial[r.Below(std::size(kSpecial))];
     case 1: {
-      std::uint64_t bits = r.Next();
-      double d;
-      std::memcpy(&d, &bits, 8);
-      return d;
+      return test::DoubleFromBits(r.Next());
     }
     case 2: return std::ldexp(static_cast<double>(r.Below(1ull << 52)), -1074) * (r.OneIn(2) ? -1 : 1);
     case 3: return static_cast<double>(r.Below(100000)) * std::pow(10.0, static_cast<double>(r.Below(60)) - 30.0);
@@ -136,7 +109,7 @@ std::pair<Json, Json> RandomValue(Rng& r, int depth) {
     }
     case 2: {
       double d = RandomNumber(r);
-      return {d, Json::array({"F", Bits(d)})};
+      return {d, Json::array({"F", test::DoubleBits(d)})};
     }
     case 3:
     case 4: {
@@ -183,10 +156,10 @@ TEST(JsDifferential, MatchesNode) {
     int indent = static_cast<int>(1 + r.Below(12));
     cases.push_back({Json::array({"stringify", tagged, indent}), Stringify(value, indent)});
     double d = RandomNumber(r);
-    cases.push_back({Json::array({"number", Bits(d)}), NumberToString(d)});
+    cases.push_back({Json::array({"number", test::DoubleBits(d)}), NumberToString(d)});
     double fixed = static_cast<double>(static_cast<std::int64_t>(r.Below(2'000'000'000))) / std::pow(10.0, static_cast<double>(r.Below(12))) * (r.OneIn(2) ? -1 : 1);
     int digits = static_cast<int>(r.Below(21));
-    cases.push_back({Json::array({"toFixed", Bits(fixed), digits}), ToFixed(fixed, digits)});
+    cases.push_back({Json::array({"toFixed", test::DoubleBits(fixed), digits}), ToFixed(fixed, digits)});
     auto ms = static_cast<std::int64_t>(r.Below(2 * 8'640'000'000'000'000ull + 1)) - 8'640'000'000'000'000LL;
     if (r.OneIn(2)) ms /= static_cast<std::int64_t>(1 + r.Below(100000));
     cases.push_back({Json::array({"iso", ms}), ToIsoString(ms)});

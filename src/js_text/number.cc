@@ -98,8 +98,9 @@ std::string ToFixed(double value, int digits) {
   std::size_t int_digits = whole.size();
   std::string out = kept.substr(0, int_digits);
   if (digits > 0) out += "." + kept.substr(int_digits);
-  bool zero = out.find_first_not_of("0.") == std::string::npos;
-  return (negative && !zero ? "-" : "") + out;
+  // ECMA-262 keeps the sign of any x < 0, even when the digits are all 0
+  // ((-0.001).toFixed(2) is "-0.00"); -0 itself is not below 0.
+  return (negative ? "-" : "") + out;
 }
 
 double StringToNumber(std::string_view raw) {

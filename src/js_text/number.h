@@ -16,7 +16,8 @@ namespace sbx::js {
 std::string NumberToString(double value);
 
 // Number.prototype.toFixed for finite values below 1e21: the exact binary
-// value rounded half away from zero (printf rounds half to even).
+// value rounded half away from zero (printf rounds half to even); a
+// negative value keeps its sign even when it rounds to zero ("-0.00").
 std::string ToFixed(double value, int digits);
 
 // Number(string): trimmed, "" is 0, 0x/0o/0b literals, "Infinity" with a

@@ -8,7 +8,6 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
-#include <cstring>
 #include <random>
 #include <set>
 
@@ -72,22 +71,7 @@ cases = json.load(sys.stdin)
 json.dump([run(r, v).encode("utf-8", "surrogatepass").hex() for r, v in cases], sys.stdout)
 )PY";
 
-// splitmix64: the same sequence everywhere, unlike std::uniform_*.
-class Rng {
- public:
-  explicit Rng(std::uint64_t seed) : s_(seed) {}
-  std::uint64_t Next() {
-    std::uint64_t z = (s_ += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-  }
-  std::uint64_t Below(std::uint64_t n) { return Next() % n; }
-  bool OneIn(std::uint64_t n) { return Below(n) == 0; }
-
- private:
-  std::uint64_t s_;
-};
+using test::Rng;
 
 std::string Hex(std::string_view bytes) {
   static constexpr char kDigits[] = "0123456789abcdef";
@@ -103,14 +87,6 @@ std::string Unhex(const std::string& hex) {
   std::string out;
   for (std::size_t i = 0; i + 1 < hex.size(); i += 2) out += static_cast<char>(std::stoi(hex.substr(i, 2), nullptr, 16));
   return out;
-}
-
-std::string FloatBits(double d) {
-  std::uint64_t bits;
-  std::memcpy(&bits, &d, 8);
-  char buf[20];
-  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(bits));
-  return buf;
 }
 
 // Code points whose Unicode category has been settled since long before
@@ -143,10 +119,7 @@ double RandomFloat(Rng& r) {
     case 0:
       return kSpecial[r.Below(std::size(kSpecial))];
     case 1: {  // any bit pattern (NaN payloads included)
-      std::uint64_t bits = r.Next();
-      double d;
-      std::memcpy(&d, &bits, 8);
-      return d;
+      return test::DoubleFromBits(r.Next());
     }
     case 2:  // subnormals
       return std::ldexp(static_cast<double>(r.Below(1ull << 52)), -1074) * (r.OneIn(2) ? -1 : 1);
@@ -252,7 +225,7 @@ Json Encode(const Value& value) {
   if (std::holds_alternative<None>(v)) return Json::array({"N"});
   if (const auto* b = std::get_if<bool>(&v)) return Json::array({"B", *b ? 1 : 0});
   if (const auto* i = std::get_if<Int>(&v)) return Json::array({"I", IntRepr(i->negative, i->magnitude)});
-  if (const auto* d = std::get_if<double>(&v)) return Json::array({"F", FloatBits(*d)});
+  if (const auto* d = std::get_if<double>(&v)) return Json::array({"F", test::DoubleBits(*d)});
   if (const auto* s = std::get_if<std::string>(&v)) {
     Json cps = Json::array();
     for (std::size_t k = 0; k < s->size();) cps.push_back(static_cast<std::uint32_t>(utf8::Next(*s, k, utf8::Surrogates::kAllow)));
