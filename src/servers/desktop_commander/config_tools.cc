@@ -47,7 +47,7 @@ ToolResult GetConfig(ServerState& state, const Json&, const ToolContext&) {
   // shows "unknown" for a client that did not name itself.
   shown["currentClient"] = Json{{"name", "unknown"}, {"version", "unknown"}};
   shown["systemInfo"] = SystemInfo();
-  return ToolResult::Text("Current configuration:\n" + js::Stringify(shown));
+  return ToolResult::Text("Current configuration:\n" + js::Stringify(shown, 2));
 }
 
 ToolResult SetConfigValue(ServerState& state, const Json& args, const ToolContext&) {
@@ -55,8 +55,8 @@ ToolResult SetConfigValue(ServerState& state, const Json& args, const ToolContex
   std::optional<Json> value;
   if (auto it = args.find("value"); it != args.end()) value = *it;
   std::optional<Json> stored = state.config.Set(key, value);
-  return ToolResult::Text("Successfully set " + key + " to " + (stored ? js::Stringify(*stored) : "undefined") +
-                          "\n\nUpdated configuration:\n" + js::Stringify(state.config.Get()));
+  return ToolResult::Text("Successfully set " + key + " to " + (stored ? js::Stringify(*stored, 2) : "undefined") +
+                          "\n\nUpdated configuration:\n" + js::Stringify(state.config.Get(), 2));
 }
 
 ToolResult GetUsageStats(ServerState& state, const Json&, const ToolContext&) {

@@ -47,7 +47,7 @@ TEST(JsFormat, NumberToString) {
 
 TEST(JsFormat, StringifyWithIndent) {
   Json v = Json::parse(R"({"a":[1,"x\u0001\n",{}],"b":{},"c":[],"d":null,"e":1.5,"f":"é","g":2.0})");
-  EXPECT_EQ(js::Stringify(v),
+  EXPECT_EQ(js::Stringify(v, 2),
             "{\n  \"a\": [\n    1,\n    \"x\\u0001\\n\",\n    {}\n  ],\n  \"b\": {},\n  \"c\": [],\n  \"d\": null,\n"
             "  \"e\": 1.5,\n  \"f\": \"é\",\n  \"g\": 2\n}");
   EXPECT_EQ(js::Stringify(Json::array({1, "a"}), 0), "[1,\"a\"]");
