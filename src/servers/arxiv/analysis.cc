@@ -8,6 +8,8 @@
 #include <algorithm>
 #include <array>
 
+#include "python_text/repr.h"
+
 namespace sbx::servers::arxiv {
 namespace {
 
@@ -166,11 +168,6 @@ bool ContainsPhrase(const std::vector<std::string>& tokens, const TermTokens& te
   return false;
 }
 
-bool IsPythonSpace(char32_t c) {
-  return (c >= 0x09 && c <= 0x0D) || (c >= 0x1C && c <= 0x20) || c == 0x85 || c == 0xA0 || c == 0x1680 ||
-         (c >= 0x2000 && c <= 0x200A) || c == 0x2028 || c == 0x2029 || c == 0x202F || c == 0x205F || c == 0x3000;
-}
-
 namespace {
 
 // Calls `on_char(begin, end, is_space)` for each code point of `text`
@@ -183,7 +180,7 @@ void ForEachChar(std::string_view text, F on_char) {
     int32_t start = i;
     UChar32 c = 0;
     U8_NEXT(s, i, length, c);
-    on_char(static_cast<std::size_t>(start), static_cast<std::size_t>(i), c >= 0 && IsPythonSpace(static_cast<char32_t>(c)));
+    on_char(static_cast<std::size_t>(start), static_cast<std::size_t>(i), c >= 0 && py::IsSpace(static_cast<char32_t>(c)));
   }
 }
 

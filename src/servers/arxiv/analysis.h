@@ -42,10 +42,6 @@ TermTokens AnalyzeTerm(std::string_view text, Analyzer analyzer);
 // Whether `tokens` holds the phrase `term` at consecutive positions.
 bool ContainsPhrase(const std::vector<std::string>& tokens, const TermTokens& term);
 
-// Python's str.isspace for one code point (what str.split() and the \s of
-// re split on).
-bool IsPythonSpace(char32_t c);
-
 // Python's str.split(): the words between runs of white space.
 std::vector<std::string> PythonSplit(std::string_view text);
 

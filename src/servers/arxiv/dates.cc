@@ -6,6 +6,8 @@
 #include <cstdio>
 #include <vector>
 
+#include "python_text/datetime.h"
+
 namespace sbx::servers::arxiv {
 namespace {
 
@@ -47,24 +49,6 @@ int Micros(std::string_view digits) {
   int us = 0;
   for (std::size_t i = 0; i < 6; ++i) us = us * 10 + (i < digits.size() ? digits[i] - '0' : 0);
   return us;
-}
-
-std::string FormatWallClock(UnixMicros t) {
-  std::int64_t seconds = t >= 0 ? t / kMicrosPerSecond : -((-t + kMicrosPerSecond - 1) / kMicrosPerSecond);
-  int us = static_cast<int>(t - seconds * kMicrosPerSecond);
-  std::int64_t days = seconds >= 0 ? seconds / 86400 : -((-seconds + 86399) / 86400);
-  std::int64_t rem = seconds - days * 86400;
-  year_month_day ymd{sys_days{std::chrono::days{days}}};
-  char buf[48];
-  std::snprintf(buf, sizeof buf, "%04d-%02u-%02uT%02d:%02d:%02d", static_cast<int>(ymd.year()),
-                static_cast<unsigned>(ymd.month()), static_cast<unsigned>(ymd.day()), static_cast<int>(rem / 3600),
-                static_cast<int>(rem / 60 % 60), static_cast<int>(rem % 60));
-  std::string out = buf;
-  if (us != 0) {
-    std::snprintf(buf, sizeof buf, ".%06d", us);
-    out += buf;
-  }
-  return out;
 }
 
 // ----------------------------------------------------------------- dateutil
@@ -320,15 +304,10 @@ std::optional<Timestamp> ParseTimestamp(std::string_view s) {
 }
 
 std::string IsoFormat(const Timestamp& t) {
-  std::string out = FormatWallClock(t.utc + static_cast<UnixMicros>(t.offset_minutes) * 60 * kMicrosPerSecond);
-  int off = t.offset_minutes;
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%c%02d:%02d", off < 0 ? '-' : '+', (off < 0 ? -off : off) / 60,
-                (off < 0 ? -off : off) % 60);
-  return out + buf;
+  return py::IsoFormat(py::DateTime::FromUnixMicros(t.utc, t.offset_minutes * 60));
 }
 
-std::string NaiveIsoFormat(UnixMicros t) { return FormatWallClock(t); }
+std::string NaiveIsoFormat(UnixMicros t) { return py::IsoFormat(py::DateTime::FromUnixMicros(t, std::nullopt)); }
 
 Result<UnixMicros> ParseFilterDate(std::string_view text, UnixMicros now) {
   Ymd ymd;

@@ -4,17 +4,17 @@
 // arXiv and poppler in place of pymupdf4llm.
 #include <algorithm>
 
+#include "python_text/codec.h"
+#include "python_text/json_dumps.h"
 #include "servers/arxiv/dates.h"
 #include "servers/arxiv/pdf_markdown.h"
-#include "servers/arxiv/py_json.h"
-#include "servers/arxiv/py_text.h"
 #include "servers/arxiv/tools.h"
 
 namespace sbx::servers::arxiv {
 namespace {
 
 // Upstream answers with json.dumps(...) of a small dict, no indent.
-mcp::ToolResult Reply(const Json& fields) { return mcp::ToolResult::Text(PyDumps(fields)); }
+mcp::ToolResult Reply(const Json& fields) { return mcp::ToolResult::Text(py::Dumps(fields)); }
 
 mcp::ToolResult StatusError(const std::string& message) {
   return Reply(Json{{"status", "error"}, {"message", message}});
@@ -81,7 +81,7 @@ mcp::ToolResult Fetch(ServerState& state, const std::string& paper_id, const mcp
   }
   Result<std::string> markdown = content ? Result<std::string>(std::string()) : Result<std::string>(content.error());
   if (content && content->markdown) {
-    if (auto bad = Utf8DecodeError(*content->markdown))
+    if (auto bad = py::Utf8DecodeError(*content->markdown))
       markdown = MakeError(ErrorCode::kInvalidArgument, "the store's paper.md is not UTF-8: " + *bad);
     else
       markdown = std::move(*content->markdown);
@@ -158,7 +158,7 @@ mcp::ToolResult ListPapers(ServerState& state, const Json&, const mcp::ToolConte
                           {"pdf_url", p.pdf_url}});
   }
   Json response{{"total_papers", stems->size()}, {"papers", std::move(papers)}};
-  return mcp::ToolResult::Text(PyDumps(response, 2));
+  return mcp::ToolResult::Text(py::Dumps(response, {.indent = 2}));
 }
 
 mcp::ToolResult ReadPaper(ServerState& state, const Json& args, const mcp::ToolContext&) {
@@ -174,8 +174,8 @@ mcp::ToolResult ReadPaper(ServerState& state, const Json& args, const mcp::ToolC
                        " not found in storage. You may need to download it first using download_paper.");
   auto data = storage.Read(stem + ".md", state.options().max_markdown_bytes);
   if (!data) return failed(data.error().message);
-  if (auto bad = Utf8DecodeError(*data)) return failed(*bad);
-  return Reply(Json{{"status", "success"}, {"paper_id", paper_id}, {"content", UniversalNewlines(std::move(*data))}});
+  if (auto bad = py::Utf8DecodeError(*data)) return failed(*bad);
+  return Reply(Json{{"status", "success"}, {"paper_id", paper_id}, {"content", py::UniversalNewlines(*data)}});
 }
 
 }  // namespace sbx::servers::arxiv

@@ -2,9 +2,9 @@
 // index instead of arXiv's API.
 #include <optional>
 
+#include "python_text/json_dumps.h"
 #include "servers/arxiv/analysis.h"
 #include "servers/arxiv/dates.h"
-#include "servers/arxiv/py_json.h"
 #include "servers/arxiv/query.h"
 #include "servers/arxiv/tools.h"
 
@@ -70,7 +70,7 @@ mcp::ToolResult SearchPapers(ServerState& state, const Json& args, const mcp::To
     if (query->Matches(ix.tokens[i])) papers.push_back(PaperJson(ix.papers[i]));
   }
   Json response{{"total_results", papers.size()}, {"papers", std::move(papers)}};
-  return mcp::ToolResult::Text(PyDumps(response, 2));
+  return mcp::ToolResult::Text(py::Dumps(response, {.indent = 2}));
 }
 
 }  // namespace sbx::servers::arxiv

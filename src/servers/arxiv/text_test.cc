@@ -1,56 +1,13 @@
-// The Python behaviours the results reproduce: json.dumps, UTF-8 decoding
-// and universal newlines, str.split / re.sub(r"\s+"), datetime.isoformat
-// and dateutil.parser.parse; and the index's text analysis.
+// The Python behaviours the results reproduce: str.split / re.sub(r"\s+"),
+// datetime.isoformat and dateutil.parser.parse; and the index's text analysis.
 #include <gtest/gtest.h>
 
 #include "core/json.h"
 #include "servers/arxiv/analysis.h"
 #include "servers/arxiv/dates.h"
-#include "servers/arxiv/py_json.h"
-#include "servers/arxiv/py_text.h"
 
 namespace sbx::servers::arxiv {
 namespace {
-
-// json.dumps(d) and json.dumps(d, indent=2), as tools/download.py and
-// tools/search.py call them (values checked against CPython 3.11).
-TEST(PyDumps, CompactAndIndentedLayout) {
-  Json v = Json::parse(R"({"status":"success","n":3,"none":null,"ok":true,"list":[1,"a"],"empty":[],"obj":{}})");
-  EXPECT_EQ(PyDumps(v),
-            R"({"status": "success", "n": 3, "none": null, "ok": true, "list": [1, "a"], "empty": [], "obj": {}})");
-  EXPECT_EQ(PyDumps(v, 2),
-            "{\n  \"status\": \"success\",\n  \"n\": 3,\n  \"none\": null,\n  \"ok\": true,\n  \"list\": [\n    1,\n"
-            "    \"a\"\n  ],\n  \"empty\": [],\n  \"obj\": {}\n}");
-}
-
-TEST(PyDumps, EnsureAsciiEscapes) {
-  // json.dumps("é—\U0001F600\x7f\x01\"\\/\n\t\r\b\f")
-  Json s = "\xc3\xa9\xe2\x80\x94\xf0\x9f\x98\x80\x7f\x01\"\\/\n\t\r\b\f";
-  EXPECT_EQ(PyDumps(s), R"("\u00e9\u2014\ud83d\ude00\u007f\u0001\"\\/\n\t\r\b\f")");
-  // Invalid UTF-8 cannot occur in a Python str; here it comes out as U+FFFD.
-  EXPECT_EQ(PyDumps(Json("a\xff" "b")), R"("a\ufffdb")");
-  EXPECT_EQ(PyDumps(Json("\xe2\x82")), R"("\ufffd\ufffd")");
-}
-
-// Path.read_text(encoding="utf-8") in tools/read_paper.py: the messages of
-// CPython's UnicodeDecodeError.
-TEST(PyText, Utf8DecodeErrors) {
-  EXPECT_EQ(Utf8DecodeError("plain \xc3\xa9 text"), std::nullopt);
-  EXPECT_EQ(Utf8DecodeError("ab\xff"), "'utf-8' codec can't decode byte 0xff in position 2: invalid start byte");
-  EXPECT_EQ(Utf8DecodeError("\xc0\x80"), "'utf-8' codec can't decode byte 0xc0 in position 0: invalid start byte");
-  EXPECT_EQ(Utf8DecodeError("x\xe2\x28"),
-            "'utf-8' codec can't decode byte 0xe2 in position 1: invalid continuation byte");
-  EXPECT_EQ(Utf8DecodeError("\xf0\x9f\x98\x28"),
-            "'utf-8' codec can't decode bytes in position 0-2: invalid continuation byte");
-  EXPECT_EQ(Utf8DecodeError("\xed\xa0\x80"),
-            "'utf-8' codec can't decode byte 0xed in position 0: invalid continuation byte");
-  EXPECT_EQ(Utf8DecodeError("\xe2\x82"), "'utf-8' codec can't decode bytes in position 0-1: unexpected end of data");
-  EXPECT_EQ(Utf8DecodeError("\xe2"), "'utf-8' codec can't decode byte 0xe2 in position 0: unexpected end of data");
-}
-
-TEST(PyText, UniversalNewlines) {
-  EXPECT_EQ(UniversalNewlines("a\r\nb\rc\n\r\n\r"), "a\nb\nc\n\n\n");
-}
 
 // str.split() (tools/search.py splits plain queries) and the arxiv
 // client's re.sub(r"\s+", " ", title).

@@ -4,7 +4,7 @@
 #include <sstream>
 #include <stdexcept>
 
-#include "servers/filesystem/js_text.h"
+#include "js_text/string.h"
 #include "servers/filesystem/node_path.h"
 #include "servers/process/process.h"
 
@@ -153,8 +153,8 @@ ExecOutcome RunCommand(const ShellCommand& command, const Options& options,
                         : result.error().message;
     return outcome;
   }
-  outcome.out = filesystem::DecodeUtf8Lossy(result->out);
-  outcome.err = filesystem::DecodeUtf8Lossy(result->err);
+  outcome.out = js::DecodeUtf8Lossy(result->out);
+  outcome.err = js::DecodeUtf8Lossy(result->err);
   if (result->overflowed) {
     outcome.error = std::string(result->overflowed) + " maxBuffer length exceeded";
     return outcome;

@@ -2,8 +2,8 @@
 
 #include <stdexcept>
 
+#include "js_text/string.h"
 #include "servers/code_executor/workspace_files.h"
-#include "servers/filesystem/js_text.h"
 #include "servers/filesystem/node_path.h"
 #include "servers/process/process.h"
 
@@ -97,7 +97,7 @@ void Environment::Prepare(const EnvironmentConfig& config, const Options& option
     throw std::runtime_error("Command failed: " + shown + "\n" + result.error().message + "\n");
   if (result->timed_out || result->exit.code != 0 || result->exit.signal != 0)
     throw std::runtime_error("Command failed: " + shown + "\n" +
-                             filesystem::DecodeUtf8Lossy(result->err));
+                             js::DecodeUtf8Lossy(result->err));
 }
 
 }  // namespace sbx::servers::code_executor

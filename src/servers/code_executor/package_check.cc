@@ -6,13 +6,14 @@
 #include <limits>
 #include <vector>
 
-#include "servers/filesystem/js_text.h"
+#include "core/utf8.h"
+#include "js_text/string.h"
 
 namespace sbx::servers::code_executor {
 namespace {
 
-using filesystem::Utf16ToUtf8;
-using filesystem::Utf8ToUtf16;
+using utf8::FromUtf16;
+using utf8::ToUtf16;
 
 // Per name: no spec → "Package not found"; an ImportError → its text; any
 // other exception → "Unexpected error: <text>"; else installed, with the
@@ -66,10 +67,10 @@ bool Truthy(const Json& v) {
 // where it was cut.
 std::string Excerpt(const std::u16string& source, std::size_t pos) {
   constexpr std::size_t kContext = 10;
-  if (source.size() < 2 * kContext + 1) return "\"" + Utf16ToUtf8(source) + "\"";
+  if (source.size() < 2 * kContext + 1) return "\"" + utf8::FromUtf16(source) + "\"";
   std::size_t start = pos >= kContext ? pos - kContext : 0;
   std::size_t end = std::min(source.size(), pos + kContext);
-  std::string inner = "\"" + Utf16ToUtf8(source.substr(start, end - start)) + "\"";
+  std::string inner = "\"" + utf8::FromUtf16(source.substr(start, end - start)) + "\"";
   return (start > 0 ? "..." : "") + inner + (end < source.size() ? "..." : "");
 }
 
@@ -94,8 +95,8 @@ std::string JsonParseMessage(const std::string& text, const Json::parse_error& e
     return "Unexpected end of JSON input";
   std::size_t byte = e.byte > 0 ? e.byte - 1 : 0;
   if (byte > text.size()) byte = text.size();
-  std::u16string source = Utf8ToUtf16(text);
-  std::size_t pos = Utf8ToUtf16(text.substr(0, byte)).size();
+  std::u16string source = utf8::ToUtf16(text);
+  std::size_t pos = utf8::ToUtf16(text.substr(0, byte)).size();
   if (what.find("expected end of input") != std::string::npos)
     return "Unexpected non-whitespace character after JSON at position " + std::to_string(pos) +
            " " + LineAndColumn(source, pos);
@@ -103,7 +104,7 @@ std::string JsonParseMessage(const std::string& text, const Json::parse_error& e
   std::u16string token = source.substr(pos, 1);
   if (token[0] >= 0xD800 && token[0] < 0xDC00 && pos + 1 < source.size())
     token = source.substr(pos, 2);
-  return "Unexpected token '" + Utf16ToUtf8(token) + "', " + Excerpt(source, pos) +
+  return "Unexpected token '" + utf8::FromUtf16(token) + "', " + Excerpt(source, pos) +
          " is not valid JSON";
 }
 
@@ -117,7 +118,7 @@ std::string ProbeScript(const Json& packages) {
 }
 
 std::variant<Json, std::string> ParseProbeOutput(const std::string& stdout_text) {
-  std::string text(filesystem::JsTrim(stdout_text));
+  std::string text(js::Trim(stdout_text));
   if (text.empty()) return std::string("Unexpected end of JSON input");
   try {
     return AsJavaScriptValue(Json::parse(text));

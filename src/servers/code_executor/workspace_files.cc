@@ -8,8 +8,8 @@
 #include <cerrno>
 
 #include "core/unique_fd.h"
+#include "js_text/string.h"
 #include "servers/filesystem/file_ops.h"
-#include "servers/filesystem/js_text.h"
 #include "servers/filesystem/node_errors.h"
 #include "servers/filesystem/node_path.h"
 #include "servers/filesystem/resolver.h"
@@ -92,7 +92,7 @@ std::string WorkspaceFiles::ReadText(const std::string& absolute, const std::str
   PathPolicy policy({workspace_});
   Target t = ResolveExisting(policy, absolute, shown);
   try {
-    return filesystem::DecodeUtf8Lossy(filesystem::ReadFileBytes(t));
+    return js::DecodeUtf8Lossy(filesystem::ReadFileBytes(t));
   } catch (const FsError& e) {
     // The filesystem server's size bound ends with advice about its own
     // head/tail parameters, which these tools lack.

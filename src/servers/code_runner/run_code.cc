@@ -9,14 +9,14 @@
 
 #include "core/fs.h"
 #include "core/unique_fd.h"
-#include "servers/filesystem/js_text.h"
+#include "js_text/string.h"
 #include "servers/filesystem/node_errors.h"
 #include "servers/process/process.h"
 
 namespace sbx::servers::code_runner {
 namespace {
 
-using filesystem::DecodeUtf8Lossy;
+using js::DecodeUtf8Lossy;
 using filesystem::NodeErrorMessage;
 
 // Node's exec runs every command with this shell (spawn's shell: true on
@@ -103,7 +103,7 @@ mcp::ToolResult RunCode(const Options& options, const Language& language, const 
   // Upstream's texts: its handler prefixes exec's error message with
   // "Error: " and a clean exit's stderr with "Stderr: ".
   if (!result) return mcp::ToolResult::Error("Error: " + SpawnFailure(result.error()));
-  const std::string err = DecodeUtf8Lossy(result->err);
+  const std::string err = js::DecodeUtf8Lossy(result->err);
   if (result->cancelled) return mcp::ToolResult::Error("Error: Command cancelled: " + command + "\n" + err);
   if (result->timed_out)
     return mcp::ToolResult::Error("Error: Command timed out after " + std::to_string(options.timeout.count()) +
@@ -113,7 +113,7 @@ mcp::ToolResult RunCode(const Options& options, const Language& language, const 
   if (result->exit.code != 0 || result->exit.signal != 0)
     return mcp::ToolResult::Error("Error: Command failed: " + command + "\n" + err);
   if (!err.empty()) return mcp::ToolResult::Error("Stderr: " + err);
-  return mcp::ToolResult::Text(DecodeUtf8Lossy(result->out));
+  return mcp::ToolResult::Text(js::DecodeUtf8Lossy(result->out));
 }
 
 }  // namespace sbx::servers::code_runner

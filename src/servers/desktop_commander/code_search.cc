@@ -5,11 +5,12 @@
 
 #include <regex>
 
+#include "js_text/json.h"
+#include "js_text/number.h"
+#include "js_text/string.h"
 #include "servers/desktop_commander/file_access.h"
-#include "servers/desktop_commander/js_format.h"
 #include "confine/dir_cursor.h"
 #include "servers/filesystem/file_ops.h"
-#include "servers/filesystem/js_text.h"
 #include "servers/filesystem/node_errors.h"
 #include "servers/filesystem/node_path.h"
 #include "servers/process/process.h"
@@ -47,7 +48,7 @@ std::vector<CodeMatch> ParseRipgrep(const std::string& out, const std::string& d
       file = data["path"]["text"].get<std::string>();
       if (file.rfind("./", 0) == 0) file = dot_means + file.substr(1);
     }
-    std::string line = data.contains("line_number") ? JsString(data["line_number"]) : "undefined";
+    std::string line = data.contains("line_number") ? js::ToString(data["line_number"]) : "undefined";
     if (type == "match") {
       if (!data.contains("submatches") || !data["submatches"].is_array()) continue;
       for (const auto& sub : data["submatches"]) {
@@ -63,7 +64,7 @@ std::vector<CodeMatch> ParseRipgrep(const std::string& out, const std::string& d
       if (!data.contains("lines") || !data["lines"].is_object() || !data["lines"].contains("text") ||
           !data["lines"]["text"].is_string())
         continue;
-      results.push_back({file, line, std::string(filesystem::JsTrim(data["lines"]["text"].get<std::string>()))});
+      results.push_back({file, line, std::string(js::Trim(data["lines"]["text"].get<std::string>()))});
     }
   }
   return results;
@@ -88,9 +89,9 @@ std::optional<std::vector<CodeMatch>> Ripgrep(const CodeSearch& s, const ValidPa
   process::Spec spec;
   spec.argv = {ripgrep, "--json", "--line-number"};
   if (s.ignore_case) spec.argv.push_back("-i");
-  if (s.max_results != 0) spec.argv.insert(spec.argv.end(), {"-m", JsNumber(s.max_results)});
+  if (s.max_results != 0) spec.argv.insert(spec.argv.end(), {"-m", js::NumberToString(s.max_results)});
   if (s.include_hidden) spec.argv.push_back("--hidden");
-  if (s.context_lines > 0) spec.argv.insert(spec.argv.end(), {"-C", JsNumber(s.context_lines)});
+  if (s.context_lines > 0) spec.argv.insert(spec.argv.end(), {"-C", js::NumberToString(s.context_lines)});
   if (s.file_pattern && !s.file_pattern->empty()) spec.argv.insert(spec.argv.end(), {"-g", *s.file_pattern});
   spec.argv.push_back("--sort=path");
   spec.argv.push_back(s.pattern);
@@ -161,7 +162,7 @@ class Fallback {
     }
     for (const auto& e : entries) {
       if (Full()) break;
-      std::string name = filesystem::DecodeUtf8Lossy(e.name);
+      std::string name = js::DecodeUtf8Lossy(e.name);
       std::string full = filesystem::nodepath::Join(dir.path, name);
       ValidPath child;
       try {
@@ -181,7 +182,7 @@ class Fallback {
     std::string text;
     try {
       file.ThrowIfDeferred("open");
-      text = filesystem::DecodeUtf8Lossy(filesystem::ReadFileBytes(file.target));
+      text = js::DecodeUtf8Lossy(filesystem::ReadFileBytes(file.target));
     } catch (const FsError&) {
       return;
     }
@@ -189,7 +190,7 @@ class Fallback {
     auto context = static_cast<std::ptrdiff_t>(s_.context_lines > 0 ? s_.context_lines : 0);
     for (std::size_t i = 0; i < lines.size(); ++i) {
       if (lines[i].size() > kMaxFallbackLine || !std::regex_search(lines[i], re_)) continue;
-      auto trim = [&](std::size_t k) { return std::string(filesystem::JsTrim(lines[k])); };
+      auto trim = [&](std::size_t k) { return std::string(js::Trim(lines[k])); };
       results_.push_back({shown, std::to_string(i + 1), trim(i)});
       if (context > 0) {
         auto at = static_cast<std::ptrdiff_t>(i);

@@ -2,17 +2,17 @@
 
 #include <algorithm>
 
-#include "servers/desktop_commander/js_format.h"
-#include "servers/filesystem/js_text.h"
+#include "core/utf8.h"
+#include "js_text/string.h"
 
 namespace sbx::servers::desktop_commander {
 namespace {
 
-using filesystem::IsJsWhitespace;
+using js::IsWhitespace;
 
 // Code points, so that /\s/ and /\S/ see what JavaScript sees.
 std::u32string Decode(std::string_view utf8) {
-  std::u16string u16 = filesystem::Utf8ToUtf16(filesystem::DecodeUtf8Lossy(utf8));
+  std::u16string u16 = utf8::ToUtf16(js::DecodeUtf8Lossy(utf8));
   std::u32string out;
   for (std::size_t i = 0; i < u16.size(); ++i) {
     char32_t c = u16[i];
@@ -33,15 +33,15 @@ std::string Encode(std::u32string_view s) {
       u16.push_back(static_cast<char16_t>(c));
     }
   }
-  return filesystem::Utf16ToUtf8(u16);
+  return utf8::FromUtf16(u16);
 }
 
 bool IsWord(char32_t c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_'; }
 
 std::u32string Trim(std::u32string_view s) {
   std::size_t b = 0, e = s.size();
-  while (b < e && IsJsWhitespace(s[b])) ++b;
-  while (e > b && IsJsWhitespace(s[e - 1])) --e;
+  while (b < e && js::IsWhitespace(s[b])) ++b;
+  while (e > b && js::IsWhitespace(s[e - 1])) --e;
   return std::u32string(s.substr(b, e - b));
 }
 
@@ -56,10 +56,10 @@ std::u32string DropAssignments(std::u32string_view s) {
     }
     std::size_t j = i;
     while (j < s.size() && IsWord(s[j])) ++j;
-    if (j + 1 < s.size() && s[j] == '=' && !IsJsWhitespace(s[j + 1])) {
+    if (j + 1 < s.size() && s[j] == '=' && !js::IsWhitespace(s[j + 1])) {
       std::size_t k = j + 1;
-      while (k < s.size() && !IsJsWhitespace(s[k])) ++k;
-      while (k < s.size() && IsJsWhitespace(s[k])) ++k;
+      while (k < s.size() && !js::IsWhitespace(s[k])) ++k;
+      while (k < s.size() && js::IsWhitespace(s[k])) ++k;
       i = k;
       continue;
     }
@@ -74,9 +74,9 @@ std::string BaseCommand(std::u32string_view command) {
   std::u32string rest = Trim(DropAssignments(command));
   if (rest.empty()) return "";
   std::size_t end = 0;
-  while (end < rest.size() && !IsJsWhitespace(rest[end])) ++end;
+  while (end < rest.size() && !js::IsWhitespace(rest[end])) ++end;
   if (rest[0] == '(' || rest[0] == '$') return "";
-  return JsLowerCase(Encode(std::u32string_view(rest).substr(0, end)));
+  return js::ToLowerCase(Encode(std::u32string_view(rest).substr(0, end)));
 }
 
 void Extract(std::u32string_view input, std::vector<std::string>& out) {
@@ -172,7 +172,7 @@ bool IsCommandAllowed(std::string_view command_line, const Json& blocked_command
   if (commands.empty()) {
     // getBaseCommand: the text before the first space, lower-cased, trimmed.
     std::string_view first = command_line.substr(0, command_line.find(' '));
-    return !blocked(std::string(filesystem::JsTrim(JsLowerCase(first))));
+    return !blocked(std::string(js::Trim(js::ToLowerCase(first))));
   }
   for (const auto& c : commands)
     if (blocked(c)) return false;

@@ -2,7 +2,8 @@
 
 #include <cmath>
 
-#include "servers/desktop_commander/js_format.h"
+#include "js_text/date.h"
+#include "js_text/json.h"
 
 namespace sbx::servers::desktop_commander {
 namespace {
@@ -32,7 +33,7 @@ const char* CategoryOf(const std::string& tool) {
 // `n++` on a stats field: JavaScript arithmetic (a missing field is NaN).
 void Increment(Json& stats, const char* key) {
   auto it = stats.find(key);
-  double v = it == stats.end() ? std::nan("") : JsToNumber(*it);
+  double v = it == stats.end() ? std::nan("") : js::ToNumber(*it);
   stats[key] = v + 1;
 }
 
@@ -93,7 +94,7 @@ std::optional<Json> ConfigStore::Set(const std::string& key, const std::optional
       // [value]; an absent value becomes [undefined], which JSON shows as null.
       stored = Json::array({stored ? *stored : Json()});
     }
-    if (!stored->is_array()) stored = Json::array({JsString(*stored)});
+    if (!stored->is_array()) stored = Json::array({js::ToString(*stored)});
   }
   std::lock_guard lock(mu_);
   if (stored) config_[key] = *stored;
@@ -115,15 +116,15 @@ Json ConfigStore::DefaultStats(std::int64_t now) const {
 }
 
 Json ConfigStore::UsageStats() const {
-  std::int64_t now = NowMs();
+  std::int64_t now = js::DateNow();
   std::lock_guard lock(mu_);
   auto it = config_.find("usageStats");
-  if (it == config_.end() || !JsTruthy(*it)) return DefaultStats(now);
+  if (it == config_.end() || !js::ToBoolean(*it)) return DefaultStats(now);
   return *it;
 }
 
 void ConfigStore::TrackCall(const std::string& tool, bool failed) {
-  std::int64_t now = NowMs();
+  std::int64_t now = js::DateNow();
   std::lock_guard lock(mu_);
   auto it = config_.find("usageStats");
   Json stats = it != config_.end() && it->is_object() ? *it : DefaultStats(now);
@@ -138,7 +139,7 @@ void ConfigStore::TrackCall(const std::string& tool, bool failed) {
   stats["lastUsed"] = now;
   Json& counts = stats["toolCounts"];
   auto count = counts.find(tool);
-  counts[tool] = (count == counts.end() ? 0.0 : JsToNumber(*count)) + 1;
+  counts[tool] = (count == counts.end() ? 0.0 : js::ToNumber(*count)) + 1;
   if (const char* category = CategoryOf(tool)) Increment(stats, category);
   if (session_commands_ == 1) Increment(stats, "totalSessions");
   config_["usageStats"] = std::move(stats);

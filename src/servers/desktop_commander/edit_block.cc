@@ -11,19 +11,22 @@
 #include <mutex>
 
 #include "core/unique_fd.h"
+#include "core/utf8.h"
+#include "js_text/date.h"
+#include "js_text/json.h"
+#include "js_text/number.h"
+#include "js_text/string.h"
 #include "servers/desktop_commander/file_access.h"
 #include "servers/desktop_commander/file_reading.h"
 #include "servers/desktop_commander/fuzzy_search.h"
-#include "servers/desktop_commander/js_format.h"
 #include "servers/desktop_commander/server_state.h"
-#include "servers/filesystem/js_text.h"
 #include "servers/filesystem/node_path.h"
 
 namespace sbx::servers::desktop_commander {
 namespace {
 
-using filesystem::Utf16ToUtf8;
-using filesystem::Utf8ToUtf16;
+using utf8::FromUtf16;
+using utf8::ToUtf16;
 
 constexpr double kFuzzyThreshold = 0.7;
 // Work (text characters × query words) one near-match search may take:
@@ -109,8 +112,8 @@ ToolResult EditBlock(ServerState& state, const Json& args, const ToolContext&) {
   ValidPath file = state.Validate(valid.path);
   const std::string content = ReadWholeText(file);
   Json limit = state.config.Value("fileWriteLineLimit");
-  const double max_lines = limit.is_null() ? 50 : JsToNumber(limit);
-  const std::string max_lines_text = limit.is_null() ? "50" : JsString(limit);
+  const double max_lines = limit.is_null() ? 50 : js::ToNumber(limit);
+  const std::string max_lines_text = limit.is_null() ? "50" : js::ToString(limit);
 
   const std::string ending = DetectLineEnding(content);
   const std::string needle = NormalizeLineEndings(search, ending);
@@ -141,14 +144,14 @@ ToolResult EditBlock(ServerState& state, const Json& args, const ToolContext&) {
                 ").\n            \nRECOMMENDATION: For large search/replace operations, consider breaking them into "
                 "smaller chunks with fewer lines.";
     WriteValid(state.Validate(file_path), updated, false);
-    return ToolResult::Text("Successfully applied " + JsNumber(expected) + " edit" + (expected > 1 ? "s" : "") +
+    return ToolResult::Text("Successfully applied " + js::NumberToString(expected) + " edit" + (expected > 1 ? "s" : "") +
                             " to " + file_path + warning);
   }
 
   if (count > 0) {
-    std::string n = JsNumber(count);
+    std::string n = js::NumberToString(count);
     return ToolResult::Text(
-        "Expected " + JsNumber(expected) + " occurrences but found " + n + " in " + file_path +
+        "Expected " + js::NumberToString(expected) + " occurrences but found " + n + " in " + file_path +
         ". Double check and make sure you understand all occurencies and if you want to replace all " + n +
         " occurrences, set expected_replacements to " + n +
         ". If there are many occurrancies and you want to change some of them and keep the rest. Do it one by one, "
@@ -158,24 +161,24 @@ ToolResult EditBlock(ServerState& state, const Json& args, const ToolContext&) {
 
   // No exact occurrence: the nearest segment, on the original search text.
   auto started = std::chrono::steady_clock::now();
-  std::u16string text16 = Utf8ToUtf16(content), search16 = Utf8ToUtf16(search);
+  std::u16string text16 = utf8::ToUtf16(content), search16 = utf8::ToUtf16(search);
   FuzzyMatch match = FuzzyIndexOf(text16, search16, kFuzzyBudget);
   double similarity = SimilarityRatio(search16, match.value);
   double elapsed_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
-  std::string diff = Utf16ToUtf8(HighlightDifferences(search16, match.value));
+  std::string diff = utf8::FromUtf16(HighlightDifferences(search16, match.value));
   CharacterCodes codes = CharacterCodeData(search16, match.value);
-  std::string found = Utf16ToUtf8(match.value);
+  std::string found = utf8::FromUtf16(match.value);
 
   std::string log_path = state.options.home + "/" + kLogDir + "/" + kLogFile;
   AppendToLog(state.options.home,
-              JsIsoDate(NowMs()) + "\t" + EscapeForLog(search) + "\t" + EscapeForLog(found) + "\t" +
-                  JsNumber(similarity) + "\t" + JsNumber(elapsed_ms) + "\t0\t" + JsNumber(expected) + "\t0.7\t" +
+              js::ToIsoString(js::DateNow()) + "\t" + EscapeForLog(search) + "\t" + EscapeForLog(found) + "\t" +
+                  js::NumberToString(similarity) + "\t" + js::NumberToString(elapsed_ms) + "\t0\t" + js::NumberToString(expected) + "\t0.7\t" +
                   (similarity < kFuzzyThreshold ? "true" : "false") + "\t" + EscapeForLog(diff) + "\t" +
                   std::to_string(search16.size()) + "\t" + std::to_string(match.value.size()) + "\t" +
-                  JsLowerCase(filesystem::nodepath::Extname(file_path)) + "\t" + codes.report + "\t" +
+                  js::ToLowerCase(filesystem::nodepath::Extname(file_path)) + "\t" + codes.report + "\t" +
                   std::to_string(codes.unique) + "\t" + std::to_string(codes.diff_length));
-  const std::string percent = JsNumber(JsRound(similarity * 100));
-  const std::string took = filesystem::ToFixed(elapsed_ms, 2);
+  const std::string percent = js::NumberToString(js::MathRound(similarity * 100));
+  const std::string took = js::ToFixed(elapsed_ms, 2);
   const std::string log_hint =
       "Log entry saved for analysis. Use the following command to check the log:\nCheck log: " + log_path;
   if (similarity >= kFuzzyThreshold)

@@ -7,18 +7,18 @@
 #include <deque>
 #include <vector>
 
+#include "js_text/number.h"
+#include "js_text/string.h"
 #include "servers/desktop_commander/binary_detect.h"
 #include "servers/desktop_commander/file_access.h"
-#include "servers/desktop_commander/js_format.h"
 #include "servers/filesystem/file_ops.h"
-#include "servers/filesystem/js_text.h"
 #include "servers/filesystem/node_errors.h"
 #include "servers/filesystem/node_path.h"
 
 namespace sbx::servers::desktop_commander {
 namespace {
 
-using filesystem::DecodeUtf8Lossy;
+using js::DecodeUtf8Lossy;
 using filesystem::FsError;
 
 // upstream's FILE_SIZE_LIMITS and READ_PERFORMANCE_THRESHOLDS.
@@ -53,13 +53,13 @@ class LineReader {
           }
           if (end + 1 < buf_.size() && buf_[end + 1] == '\n') skip = 2;
         }
-        line = DecodeUtf8Lossy(std::string_view(buf_).substr(begin_, end - begin_));
+        line = js::DecodeUtf8Lossy(std::string_view(buf_).substr(begin_, end - begin_));
         begin_ = end + skip;
         return true;
       }
       if (eof_) {
         if (begin_ >= buf_.size()) return false;
-        line = DecodeUtf8Lossy(std::string_view(buf_).substr(begin_));
+        line = js::DecodeUtf8Lossy(std::string_view(buf_).substr(begin_));
         begin_ = buf_.size();
         return true;
       }
@@ -108,11 +108,11 @@ std::string Status(std::size_t read, double offset, std::optional<std::int64_t> 
     if (total) return "[Reading last " + n + " lines (total: " + std::to_string(*total) + " lines)]";
     return "[Reading last " + n + " lines]";
   }
-  std::string from = offset == 0 ? "from start" : "from line " + JsNumber(offset);
+  std::string from = offset == 0 ? "from start" : "from line " + js::NumberToString(offset);
   if (!total) return "[Reading " + n + " lines " + from + "]";
   double remaining = std::max(0.0, static_cast<double>(*total) - (offset + static_cast<double>(read)));
   return "[Reading " + n + " lines " + from + " (total: " + std::to_string(*total) + " lines, " +
-         JsNumber(remaining) + " remaining)]";
+         js::NumberToString(remaining) + " remaining)]";
 }
 
 std::string WithStatus(const std::string& status, const std::vector<std::string>& lines) {
@@ -178,7 +178,7 @@ std::vector<std::string> LastLinesBackwards(int fd, std::uint64_t size, double c
     position -= want;
     block.assign(want, '\0');  // Buffer.alloc: a short read leaves zeros
     ReadAt(fd, block.data(), want, position);
-    std::string text = DecodeUtf8Lossy(block) + partial;
+    std::string text = js::DecodeUtf8Lossy(block) + partial;
     std::vector<std::string> parts;
     std::size_t i = 0;
     for (;;) {
@@ -269,7 +269,7 @@ std::string SmartRead(const ValidPath& file, double offset, double length, const
 }  // namespace
 
 std::string MimeTypeOf(const std::string& path) {
-  std::string lower = JsLowerCase(path);
+  std::string lower = js::ToLowerCase(path);
   std::size_t dot = lower.rfind('.');
   std::string ext = dot == std::string::npos ? lower : lower.substr(dot + 1);
   if (ext == "png") return "image/png";
@@ -324,7 +324,7 @@ std::string ReadWholeText(const ValidPath& file) {
   if (MimeTypeOf(file.path).rfind("image/", 0) == 0)
     throw FsError("Cannot read image files as text for internal operations");
   file.ThrowIfDeferred("open");
-  return DecodeUtf8Lossy(filesystem::ReadFileBytes(file.target));
+  return js::DecodeUtf8Lossy(filesystem::ReadFileBytes(file.target));
 }
 
 }  // namespace sbx::servers::desktop_commander

@@ -6,13 +6,14 @@
 
 #include <cstdio>
 
+#include "js_text/date.h"
+#include "js_text/json.h"
+#include "js_text/string.h"
 #include "servers/desktop_commander/file_access.h"
 #include "servers/desktop_commander/file_reading.h"
-#include "servers/desktop_commander/js_format.h"
 #include "servers/desktop_commander/server_state.h"
 #include "confine/dir_cursor.h"
 #include "servers/filesystem/file_ops.h"
-#include "servers/filesystem/js_text.h"
 #include "servers/filesystem/node_errors.h"
 
 namespace sbx::servers::desktop_commander {
@@ -55,7 +56,7 @@ ToolResult ReadFile(ServerState& state, const Json& args, const ToolContext&) {
 ToolResult ReadMultipleFiles(ServerState& state, const Json& args, const ToolContext& ctx) {
   // readFile(validPath) without offset and length: the configured limit.
   Json limit = state.config.Value("fileReadLineLimit");
-  double length = limit.is_null() ? 1000 : JsToNumber(limit);
+  double length = limit.is_null() ? 1000 : js::ToNumber(limit);
   struct Entry {
     std::string path, error;
     std::optional<FileContent> content;
@@ -65,7 +66,7 @@ ToolResult ReadMultipleFiles(ServerState& state, const Json& args, const ToolCon
   for (const auto& p : args.value("paths", Json::array())) {
     if (ctx.cancelled()) break;
     Entry e;
-    e.path = p.is_string() ? p.get<std::string>() : JsString(p);
+    e.path = p.is_string() ? p.get<std::string>() : js::ToString(p);
     try {
       ValidPath first = state.Validate(e.path);
       ValidPath file = state.Validate(first.path);
@@ -103,7 +104,7 @@ ToolResult WriteFile(ServerState& state, const Json& args, const ToolContext&) {
   std::string path = Str(args, "path"), content = Str(args, "content");
   bool append = Str(args, "mode") == "append";
   Json limit = state.config.Value("fileWriteLineLimit");
-  double max_lines = limit.is_null() ? 50 : JsToNumber(limit);
+  double max_lines = limit.is_null() ? 50 : js::ToNumber(limit);
   std::size_t lines = LineCount(content);
   std::string note;
   if (static_cast<double>(lines) > max_lines)
@@ -134,7 +135,7 @@ ToolResult ListDirectory(ServerState& state, const Json& args, const ToolContext
   std::string text;
   for (std::size_t i = 0; i < entries.size(); ++i) {
     if (i) text += '\n';
-    text += (entries[i].type == DT_DIR ? "[DIR] " : "[FILE] ") + filesystem::DecodeUtf8Lossy(entries[i].name);
+    text += (entries[i].type == DT_DIR ? "[DIR] " : "[FILE] ") + js::DecodeUtf8Lossy(entries[i].name);
   }
   return ToolResult::Text(text);
 }
@@ -155,9 +156,9 @@ ToolResult GetFileInfo(ServerState& state, const Json& args, const ToolContext&)
   std::snprintf(perms, sizeof perms, "%o", st.mode);
   std::string mode = perms;
   bool is_dir = S_ISDIR(st.mode), is_file = S_ISREG(st.mode);
-  std::string text = "size: " + std::to_string(st.size) + "\ncreated: " + filesystem::JsDateString(st.birth) +
-                     "\nmodified: " + filesystem::JsDateString(st.modified) +
-                     "\naccessed: " + filesystem::JsDateString(st.accessed) +
+  std::string text = "size: " + std::to_string(st.size) + "\ncreated: " + js::DateToString(st.birth) +
+                     "\nmodified: " + js::DateToString(st.modified) +
+                     "\naccessed: " + js::DateToString(st.accessed) +
                      "\nisDirectory: " + (is_dir ? "true" : "false") + "\nisFile: " + (is_file ? "true" : "false") +
                      "\npermissions: " + mode.substr(mode.size() > 3 ? mode.size() - 3 : 0);
   if (is_file && MimeTypeOf(file.path).rfind("image/", 0) != 0) {

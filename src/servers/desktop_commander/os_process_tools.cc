@@ -8,9 +8,10 @@
 #include <cmath>
 #include <cstdlib>
 
-#include "servers/desktop_commander/js_format.h"
+#include "core/utf8.h"
+#include "js_text/number.h"
+#include "js_text/string.h"
 #include "servers/desktop_commander/server_state.h"
-#include "servers/filesystem/js_text.h"
 #include "servers/filesystem/node_errors.h"
 #include "servers/process/process.h"
 
@@ -19,14 +20,14 @@ namespace {
 
 // line.split(/\s+/)
 std::vector<std::string> SplitOnSpaces(std::string_view line) {
-  std::u16string u = filesystem::Utf8ToUtf16(filesystem::DecodeUtf8Lossy(line));
+  std::u16string u = utf8::ToUtf16(js::DecodeUtf8Lossy(line));
   std::vector<std::string> parts;
   std::u16string current;
   bool in_space = false;
   for (char16_t c : u) {
-    if (filesystem::IsJsWhitespace(c)) {
+    if (js::IsWhitespace(c)) {
       if (!in_space) {
-        parts.push_back(filesystem::Utf16ToUtf8(current));
+        parts.push_back(utf8::FromUtf16(current));
         current.clear();
       }
       in_space = true;
@@ -35,20 +36,20 @@ std::vector<std::string> SplitOnSpaces(std::string_view line) {
       current.push_back(c);
     }
   }
-  parts.push_back(filesystem::Utf16ToUtf8(current));
+  parts.push_back(utf8::FromUtf16(current));
   return parts;
 }
 
 // parseInt(s) (base 10): leading white space, a sign, then digits.
 std::string ParseIntText(const std::string& s) {
-  std::string_view t = filesystem::JsTrimStart(s);
+  std::string_view t = js::TrimStart(s);
   std::size_t i = 0;
   std::string sign;
   if (i < t.size() && (t[i] == '+' || t[i] == '-')) sign = t[i++] == '-' ? "-" : "";
   std::size_t start = i;
   while (i < t.size() && t[i] >= '0' && t[i] <= '9') ++i;
   if (i == start) return "NaN";
-  return JsNumber(std::strtod((sign + std::string(t.substr(start, i - start))).c_str(), nullptr));
+  return js::NumberToString(std::strtod((sign + std::string(t.substr(start, i - start))).c_str(), nullptr));
 }
 
 // Whether `pid` is this process or one of its threads: signalling it would
@@ -102,7 +103,7 @@ ToolResult KillProcess(ServerState&, const Json& args, const ToolContext&) {
   // Node's process.kill accepts only int32 values.
   if (!(pid == std::trunc(pid) && pid >= -2147483648.0 && pid <= 2147483647.0))
     return ToolResult::Error("Error: Failed to kill process: The \"pid\" argument must be of type number. Received type "
-                             "number (" + JsNumber(pid) + ")");
+                             "number (" + js::NumberToString(pid) + ")");
   auto id = static_cast<long long>(pid);
   // 0 and negative pids mean process groups or everything; the server
   // itself must survive: answer as a refused kill(2) would.
@@ -110,7 +111,7 @@ ToolResult KillProcess(ServerState&, const Json& args, const ToolContext&) {
   if (::kill(static_cast<pid_t>(id), SIGTERM) != 0)
     return ToolResult::Error("Error: Failed to kill process: kill " +
                              std::string(filesystem::ErrnoName(errno)));
-  return ToolResult::Text("Successfully terminated process " + JsNumber(pid));
+  return ToolResult::Text("Successfully terminated process " + js::NumberToString(pid));
 }
 
 }  // namespace sbx::servers::desktop_commander

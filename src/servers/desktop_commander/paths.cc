@@ -3,7 +3,8 @@
 #include <cerrno>
 #include <cstdio>
 
-#include "servers/desktop_commander/js_format.h"
+#include "js_text/json.h"
+#include "js_text/string.h"
 #include "servers/filesystem/node_errors.h"
 #include "servers/filesystem/node_path.h"
 
@@ -16,7 +17,7 @@ namespace nodepath = filesystem::nodepath;
 // upstream's normalizePath: path.normalize(expandHome(p)).toLowerCase(),
 // without one trailing separator.
 std::string UpstreamNormalized(const std::string& p, const std::string& home) {
-  std::string n = JsLowerCase(nodepath::Normalize(nodepath::ExpandHome(p, home)));
+  std::string n = js::ToLowerCase(nodepath::Normalize(nodepath::ExpandHome(p, home)));
   if (!n.empty() && n.back() == '/') n.pop_back();
   return n;
 }
@@ -95,7 +96,7 @@ ValidPath PathValidator::Validate(std::string_view requested, const Json& allowe
   for (const auto& e : allowed)
     if (e.is_string() && e.get_ref<const std::string&>() == "/") everywhere = true;
   std::vector<std::string> shown;  // how upstream lists the directories
-  for (const auto& e : allowed) shown.push_back(e.is_null() ? "" : JsString(e));
+  for (const auto& e : allowed) shown.push_back(e.is_null() ? "" : js::ToString(e));
   std::vector<std::string> dirs;  // the configured directories, exactly
   if (!everywhere) {
     std::string checked = UpstreamNormalized(absolute, home_);

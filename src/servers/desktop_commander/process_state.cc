@@ -3,12 +3,13 @@
 #include <array>
 #include <vector>
 
-#include "servers/filesystem/js_text.h"
+#include "core/utf8.h"
+#include "js_text/string.h"
 
 namespace sbx::servers::desktop_commander {
 namespace {
 
-using filesystem::IsJsWhitespace;
+using js::IsWhitespace;
 
 // upstream's REPL_PROMPTS flattened in declaration order (repeats kept:
 // the first that the last line contains is the one reported).
@@ -38,18 +39,18 @@ bool ContainsIgnoreCase(std::string_view text, std::string_view lower_pattern) {
 bool IsLineTerminator(char32_t c) { return c == '\n' || c == '\r' || c == 0x2028 || c == 0x2029; }
 
 std::u32string Decode(std::string_view utf8) {
-  std::u16string u16 = filesystem::Utf8ToUtf16(utf8);
+  std::u16string u16 = utf8::ToUtf16(utf8);
   return std::u32string(u16.begin(), u16.end());  // code units: what a non-unicode RegExp walks
 }
 
 std::string Encode(const std::u32string& s) {
-  return filesystem::Utf16ToUtf8(std::u16string(s.begin(), s.end()));
+  return utf8::FromUtf16(std::u16string(s.begin(), s.end()));
 }
 
 bool LineStart(const std::u32string& s, std::size_t p) { return p == 0 || IsLineTerminator(s[p - 1]); }
 
 std::size_t SkipSpaces(const std::u32string& s, std::size_t p) {
-  while (p < s.size() && IsJsWhitespace(s[p])) ++p;
+  while (p < s.size() && js::IsWhitespace(s[p])) ++p;
   return p;
 }
 
@@ -59,7 +60,7 @@ bool CaretAtLineStart(const std::u32string& s) {
     if (s[k] != '^') continue;
     for (std::size_t j = k;; --j) {
       if (j == 0 || IsLineTerminator(s[j - 1])) return true;
-      if (!IsJsWhitespace(s[j - 1])) break;
+      if (!js::IsWhitespace(s[j - 1])) break;
     }
   }
   return false;
@@ -99,7 +100,7 @@ std::u32string RemoveTrailingPrompt(std::u32string s, std::u32string_view prefix
 
 std::u32string Trim(const std::u32string& s) {
   std::size_t b = SkipSpaces(s, 0), e = s.size();
-  while (e > b && IsJsWhitespace(s[e - 1])) --e;
+  while (e > b && js::IsWhitespace(s[e - 1])) --e;
   return s.substr(b, e - b);
 }
 
@@ -107,7 +108,7 @@ std::u32string Trim(const std::u32string& s) {
 
 ProcessState AnalyzeProcessState(std::string_view output) {
   ProcessState state;
-  if (output.empty() || filesystem::JsTrim(output).empty()) return state;
+  if (output.empty() || js::Trim(output).empty()) return state;
   std::vector<std::string_view> lines;
   for (std::size_t i = 0;;) {
     std::size_t j = output.find('\n', i);
@@ -146,7 +147,7 @@ ProcessState AnalyzeProcessState(std::string_view output) {
 }
 
 bool EndsWithQuickPrompt(std::string_view chunk) {
-  std::string_view t = filesystem::JsTrim(chunk);
+  std::string_view t = js::Trim(chunk);
   // Leading white space is irrelevant: only the end matters.
   if (t.empty()) return false;
   char c = t.back();
@@ -159,7 +160,7 @@ std::string CleanProcessOutput(std::string_view output, std::string_view input_s
     for (std::size_t i = 0;;) {
       std::size_t j = input_sent.find('\n', i);
       std::string_view line = input_sent.substr(i, j == std::string_view::npos ? std::string_view::npos : j - i);
-      std::u32string trimmed = Decode(filesystem::JsTrim(line));
+      std::u32string trimmed = Decode(js::Trim(line));
       if (!trimmed.empty()) cleaned = RemoveAtLineStarts(cleaned, trimmed, false);
       if (j == std::string_view::npos) break;
       i = j + 1;
@@ -178,7 +179,7 @@ std::string CleanProcessOutput(std::string_view output, std::string_view input_s
 std::string FormatProcessState(const ProcessState& state, const std::string& p) {
   if (state.waiting_for_input)
     return "Process " + p + " is waiting for input (detected: \"" +
-           std::string(filesystem::JsTrim(state.detected_prompt)) + "\")";
+           std::string(js::Trim(state.detected_prompt)) + "\")";
   if (state.finished) return "Process " + p + " has finished execution";
   return "Process " + p + " is running";
 }

@@ -7,11 +7,13 @@
 #include <algorithm>
 #include <cmath>
 
+#include "js_text/date.h"
+#include "js_text/json.h"
+#include "js_text/number.h"
+#include "js_text/string.h"
 #include "servers/desktop_commander/command_filter.h"
-#include "servers/desktop_commander/js_format.h"
 #include "servers/desktop_commander/process_state.h"
 #include "servers/desktop_commander/server_state.h"
-#include "servers/filesystem/js_text.h"
 
 namespace sbx::servers::desktop_commander {
 namespace {
@@ -38,7 +40,7 @@ double Number(const Json& args, const char* key, double fallback) {
   return it != args.end() && it->is_number() ? it->get<double>() : fallback;
 }
 
-bool Empty(std::string_view s) { return filesystem::JsTrim(s).empty(); }
+bool Empty(std::string_view s) { return js::Trim(s).empty(); }
 
 // Waits for the next event or `until`, waking at least every 100 ms so a
 // cancelled call ends promptly; false once the call was cancelled.
@@ -95,12 +97,12 @@ ToolResult StartProcess(ServerState& state, const Json& args, const ToolContext&
   std::string shell_shown = "/bin/sh", shell_run = "/bin/sh";
   if (auto it = args.find("shell"); it != args.end() && it->is_string() && !it->get<std::string>().empty()) {
     shell_shown = shell_run = it->get<std::string>();
-  } else if (Json configured = state.config.Value("defaultShell"); JsTruthy(configured)) {
-    shell_shown = JsString(configured);
+  } else if (Json configured = state.config.Value("defaultShell"); js::ToBoolean(configured)) {
+    shell_shown = js::ToString(configured);
     if (configured.is_string()) shell_run = configured.get<std::string>();
   }
   std::string to_run = command;
-  if (filesystem::JsTrim(command).substr(0, 4) == "ssh " && command.find(" -t") == std::string::npos &&
+  if (js::Trim(command).substr(0, 4) == "ssh " && command.find(" -t") == std::string::npos &&
       command.rfind("ssh ", 0) == 0)
     to_run = "ssh -t " + command.substr(4);
 
@@ -137,7 +139,7 @@ ToolResult StartProcess(ServerState& state, const Json& args, const ToolContext&
 
   ProcessState ps = AnalyzeProcessState(wait.output);
   std::string status;
-  std::string pid_text = JsNumber(pid);
+  std::string pid_text = js::NumberToString(pid);
   if (ps.waiting_for_input) status = kWaiting + FormatProcessState(ps, pid_text);
   else if (ps.finished) status = kFinished + FormatProcessState(ps, pid_text);
   else if (wait.blocked) status = "\n\u23F3 Process is running. Use read_process_output to get more output.";
@@ -184,7 +186,7 @@ ToolResult ReadProcessOutput(ServerState& state, const Json& args, const ToolCon
   const double timeout_ms = Number(args, "timeout_ms", 5000);
   auto lock = state.sessions.Acquire();
   Session* s = state.sessions.Active(pid);
-  if (!s) return ToolResult::Error("No active session found for PID " + JsNumber(pid));
+  if (!s) return ToolResult::Error("No active session found for PID " + js::NumberToString(pid));
 
   std::string output;
   ReadWait wait(state.sessions, pid, output);
@@ -232,7 +234,7 @@ ToolResult ReadProcessOutput(ServerState& state, const Json& args, const ToolCon
   output += wait.value;
   ProcessState st = wait.state ? *wait.state : AnalyzeProcessState(output);
   std::string status;
-  std::string pid_text = JsNumber(pid);
+  std::string pid_text = js::NumberToString(pid);
   if (wait.early && st.waiting_for_input) status = kWaiting + FormatProcessState(st, pid_text);
   else if (st.finished) status = kFinished + FormatProcessState(st, pid_text);
   else if (wait.timed_out) status = "\n\u23F1\uFE0F Timeout reached - process may still be running";
@@ -258,7 +260,7 @@ ToolResult InteractWithProcess(ServerState& state, const Json& args, const ToolC
   const double timeout_ms = Number(args, "timeout_ms", 8000);
   const bool wait_for_prompt = !(args.contains("wait_for_prompt") && args["wait_for_prompt"].is_boolean() &&
                                  !args["wait_for_prompt"].get<bool>());
-  const std::string pid_text = JsNumber(pid);
+  const std::string pid_text = js::NumberToString(pid);
   auto lock = state.sessions.Acquire();
   std::string line = !input.empty() && input.back() == '\n' ? input : input + "\n";
   if (!state.sessions.SendInput(pid, line))
@@ -330,21 +332,21 @@ ToolResult ForceTerminate(ServerState& state, const Json& args, const ToolContex
   const double pid = Number(args, "pid", 0);
   auto lock = state.sessions.Acquire();
   if (state.sessions.Terminate(pid))
-    return ToolResult::Text("Successfully initiated termination of session " + JsNumber(pid));
-  return ToolResult::Text("No active session found for PID " + JsNumber(pid));
+    return ToolResult::Text("Successfully initiated termination of session " + js::NumberToString(pid));
+  return ToolResult::Text("No active session found for PID " + js::NumberToString(pid));
 }
 
 ToolResult ListSessions(ServerState& state, const Json&, const ToolContext&) {
   auto lock = state.sessions.Acquire();
   auto running = state.sessions.Running();
   if (running.empty()) return ToolResult::Text("No active sessions");
-  std::int64_t now = NowMs();
+  std::int64_t now = js::DateNow();
   std::string text;
   for (const Session* s : running) {
     if (!text.empty()) text += '\n';
-    double seconds = JsRound(static_cast<double>(now - s->start_ms) / 1000);
+    double seconds = js::MathRound(static_cast<double>(now - s->start_ms) / 1000);
     text += "PID: " + std::to_string(s->pid) + ", Blocked: " + (s->blocked ? "true" : "false") +
-            ", Runtime: " + JsNumber(seconds) + "s";
+            ", Runtime: " + js::NumberToString(seconds) + "s";
   }
   return ToolResult::Text(text);
 }

@@ -6,12 +6,12 @@
 
 #include <chrono>
 
+#include "js_text/number.h"
+#include "js_text/string.h"
 #include "servers/desktop_commander/code_search.h"
 #include "servers/desktop_commander/file_access.h"
-#include "servers/desktop_commander/js_format.h"
 #include "servers/desktop_commander/server_state.h"
 #include "confine/dir_cursor.h"
-#include "servers/filesystem/js_text.h"
 #include "servers/filesystem/node_errors.h"
 #include "servers/filesystem/node_path.h"
 
@@ -40,13 +40,13 @@ Clock::time_point DeadlineAfter(double ms) {
 }
 
 ToolResult NoMatches(double timeout_ms) {
-  if (timeout_ms > 0) return ToolResult::Text("No matches found or search timed out after " + JsNumber(timeout_ms) + "ms.");
+  if (timeout_ms > 0) return ToolResult::Text("No matches found or search timed out after " + js::NumberToString(timeout_ms) + "ms.");
   return ToolResult::Text("No matches found");
 }
 
 // Number#toLocaleString() in the en-US locale.
 std::string Grouped(double value) {
-  std::string digits = JsNumber(value);
+  std::string digits = js::NumberToString(value);
   std::size_t end = digits.find_first_of(".e");
   if (end == std::string::npos) end = digits.size();
   std::size_t begin = digits[0] == '-' ? 1 : 0;
@@ -57,7 +57,7 @@ std::string Grouped(double value) {
 class FileSearch {
  public:
   FileSearch(ServerState& state, std::string pattern, Clock::time_point deadline, const ToolContext& ctx)
-      : state_(state), pattern_(JsLowerCase(pattern)), deadline_(deadline), ctx_(ctx) {}
+      : state_(state), pattern_(js::ToLowerCase(pattern)), deadline_(deadline), ctx_(ctx) {}
 
   void Walk(const ValidPath& dir) {
     if (Clock::now() >= deadline_ || ctx_.cancelled()) throw Expired{};
@@ -72,7 +72,7 @@ class FileSearch {
       if (++visits_ > kMaxVisits)
         throw FsError("search_files visited more than " + std::to_string(kMaxVisits) +
                       " entries, this server's limit; search a smaller directory");
-      std::string name = filesystem::DecodeUtf8Lossy(e.name);
+      std::string name = js::DecodeUtf8Lossy(e.name);
       std::string full = filesystem::nodepath::Join(dir.path, name);
       ValidPath child;
       try {
@@ -80,7 +80,7 @@ class FileSearch {
       } catch (const FsError&) {
         continue;
       }
-      if (JsLowerCase(name).find(pattern_) != std::string::npos) results_.push_back(full);
+      if (js::ToLowerCase(name).find(pattern_) != std::string::npos) results_.push_back(full);
       if (e.type == DT_DIR) Walk(child);
     }
   }
@@ -142,12 +142,12 @@ ToolResult SearchCode(ServerState& state, const Json& args, const ToolContext& c
   for (const CodeMatch& r : *results) {
     std::string header = r.file != current ? "\n" + r.file + ":\n" : "";
     std::string line = "  " + r.line + ": " + r.match + "\n";
-    std::size_t add_units = filesystem::Utf16Length(header) + filesystem::Utf16Length(line);
+    std::size_t add_units = js::Utf16Length(header) + js::Utf16Length(line);
     if (text_units + add_units > kMaxResponseChars) {
       std::size_t remaining = results->size() - processed;
       double average = static_cast<double>(text_units) / static_cast<double>(std::max<std::size_t>(processed, 1));
       text += "\n\n[Results truncated - " + std::to_string(remaining) + " more results available (approximately " +
-              Grouped(JsRound(static_cast<double>(remaining) * average)) +
+              Grouped(js::MathRound(static_cast<double>(remaining) * average)) +
               " more characters). Try refining your search pattern or using a more specific file pattern to get "
               "fewer results.]";
       break;
@@ -160,7 +160,7 @@ ToolResult SearchCode(ServerState& state, const Json& args, const ToolContext& c
     text_units += add_units;
     ++processed;
   }
-  return ToolResult::Text(std::string(filesystem::JsTrim(text)));
+  return ToolResult::Text(std::string(js::Trim(text)));
 }
 
 }  // namespace sbx::servers::desktop_commander

@@ -11,8 +11,9 @@
 #include <cerrno>
 #include <cmath>
 
-#include "servers/desktop_commander/js_format.h"
-#include "servers/filesystem/js_text.h"
+#include "js_text/date.h"
+#include "js_text/number.h"
+#include "js_text/string.h"
 
 namespace sbx::servers::desktop_commander {
 namespace {
@@ -88,7 +89,7 @@ Result<Session*> SessionTable::Start(Lock&, std::vector<std::string> argv) {
   auto s = std::make_unique<Session>();
   s->child = std::move(*child);
   s->pid = s->child->pid();
-  s->start_ms = NowMs();
+  s->start_ms = js::DateNow();
   SetNonBlocking(s->child->stdout_fd());
   SetNonBlocking(s->child->stderr_fd());
   SetNonBlocking(s->child->stdin_fd());
@@ -117,7 +118,7 @@ std::optional<std::string> SessionTable::NewOutput(double pid) {
   if (Session* s = Lookup(pid, true)) {
     std::string code = s->exit_code ? std::to_string(*s->exit_code) : "null";
     double runtime = static_cast<double>(s->end_ms - s->start_ms) / 1000;
-    return "Process completed with exit code " + code + "\nRuntime: " + JsNumber(runtime) + "s\nFinal output:\n" +
+    return "Process completed with exit code " + code + "\nRuntime: " + js::NumberToString(runtime) + "s\nFinal output:\n" +
            s->final_output;
   }
   return std::nullopt;
@@ -140,7 +141,7 @@ bool SessionTable::Terminate(double pid) {
   // through its pidfd so a recycled pid is never hit; the SIGKILL a second
   // later goes to its whole process group, so nothing it started lingers.
   ::syscall(SYS_pidfd_send_signal, s->child->exit_fd(), SIGINT, nullptr, 0);
-  s->kill_at_ms = NowMs() + kKillDelayMs;
+  s->kill_at_ms = js::DateNow() + kKillDelayMs;
   Wake();
   return true;
 }
@@ -174,7 +175,7 @@ void SessionTable::ReadFrom(Session& s, bool from_stdout, bool drain) {
     }
     if (!s.ended) {
       // Node's data.toString(): each chunk decoded on its own.
-      std::string text = filesystem::DecodeUtf8Lossy(std::string_view(buf, static_cast<std::size_t>(n)));
+      std::string text = js::DecodeUtf8Lossy(std::string_view(buf, static_cast<std::size_t>(n)));
       s.output += text;
       s.last_output += text;
       KeepTail(s.output, options_.max_session_output);
@@ -189,7 +190,7 @@ void SessionTable::ReadFrom(Session& s, bool from_stdout, bool drain) {
 void SessionTable::Finish(std::unique_ptr<Session> s) {
   process::Exit exit = *s->child->Poll();
   s->ended = true;
-  s->end_ms = NowMs();
+  s->end_ms = js::DateNow();
   if (exit.signal == 0) s->exit_code = exit.code;
   s->final_output = s->output + s->last_output;  // 0.2.7 records both
   s->child->CloseStdin();
@@ -226,7 +227,7 @@ void SessionTable::Pump() {
       }
     }
     int timeout = 1000;
-    if (next_kill) timeout = static_cast<int>(std::clamp<std::int64_t>(next_kill - NowMs(), 0, 1000));
+    if (next_kill) timeout = static_cast<int>(std::clamp<std::int64_t>(next_kill - js::DateNow(), 0, 1000));
     lock.unlock();
     int ready = ::poll(fds.data(), fds.size(), timeout);
     lock.lock();
@@ -260,7 +261,7 @@ void SessionTable::Pump() {
         Finish(std::move(owned));
       }
     }
-    std::int64_t now = NowMs();
+    std::int64_t now = js::DateNow();
     for (auto& s : running_) {
       if (s->kill_at_ms && now >= s->kill_at_ms) {
         s->child->Signal(SIGKILL);

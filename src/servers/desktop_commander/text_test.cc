@@ -8,76 +8,79 @@
 #include <cmath>
 #include <random>
 
+#include "core/utf8.h"
+#include "js_text/date.h"
+#include "js_text/json.h"
+#include "js_text/number.h"
+#include "js_text/string.h"
 #include "servers/desktop_commander/binary_detect.h"
 #include "servers/desktop_commander/command_filter.h"
 #include "servers/desktop_commander/fuzzy_search.h"
-#include "servers/desktop_commander/js_format.h"
 #include "servers/desktop_commander/process_state.h"
-#include "servers/filesystem/js_text.h"
 #include "servers/filesystem/node_errors.h"
 
 namespace sbx::servers::desktop_commander {
 namespace {
 
-using filesystem::Utf16ToUtf8;
-using filesystem::Utf8ToUtf16;
+using utf8::FromUtf16;
+using utf8::ToUtf16;
 
 TEST(JsFormat, NumberToString) {
-  EXPECT_EQ(JsNumber(0), "0");
-  EXPECT_EQ(JsNumber(-0.0), "0");
-  EXPECT_EQ(JsNumber(1.5), "1.5");
-  EXPECT_EQ(JsNumber(0.1), "0.1");
-  EXPECT_EQ(JsNumber(1e21), "1e+21");
-  EXPECT_EQ(JsNumber(123456789012345680000.0), "123456789012345680000");
-  EXPECT_EQ(JsNumber(1e-7), "1e-7");
-  EXPECT_EQ(JsNumber(0.000001), "0.000001");
-  EXPECT_EQ(JsNumber(2.5e-7), "2.5e-7");
-  EXPECT_EQ(JsNumber(1.0 / 3), "0.3333333333333333");
-  EXPECT_EQ(JsNumber(-42.125), "-42.125");
-  EXPECT_EQ(JsNumber(5e-324), "5e-324");
-  EXPECT_EQ(JsNumber(1.7976931348623157e308), "1.7976931348623157e+308");
-  EXPECT_EQ(JsNumber(100), "100");
-  EXPECT_EQ(JsNumber(1e20), "100000000000000000000");
-  EXPECT_EQ(JsNumber(std::nan("")), "NaN");
-  EXPECT_EQ(JsNumber(-INFINITY), "-Infinity");
+  EXPECT_EQ(js::NumberToString(0), "0");
+  EXPECT_EQ(js::NumberToString(-0.0), "0");
+  EXPECT_EQ(js::NumberToString(1.5), "1.5");
+  EXPECT_EQ(js::NumberToString(0.1), "0.1");
+  EXPECT_EQ(js::NumberToString(1e21), "1e+21");
+  EXPECT_EQ(js::NumberToString(123456789012345680000.0), "123456789012345680000");
+  EXPECT_EQ(js::NumberToString(1e-7), "1e-7");
+  EXPECT_EQ(js::NumberToString(0.000001), "0.000001");
+  EXPECT_EQ(js::NumberToString(2.5e-7), "2.5e-7");
+  EXPECT_EQ(js::NumberToString(1.0 / 3), "0.3333333333333333");
+  EXPECT_EQ(js::NumberToString(-42.125), "-42.125");
+  EXPECT_EQ(js::NumberToString(5e-324), "5e-324");
+  EXPECT_EQ(js::NumberToString(1.7976931348623157e308), "1.7976931348623157e+308");
+  EXPECT_EQ(js::NumberToString(100), "100");
+  EXPECT_EQ(js::NumberToString(1e20), "100000000000000000000");
+  EXPECT_EQ(js::NumberToString(std::nan("")), "NaN");
+  EXPECT_EQ(js::NumberToString(-INFINITY), "-Infinity");
 }
 
 TEST(JsFormat, StringifyWithIndent) {
   Json v = Json::parse(R"({"a":[1,"x\u0001\n",{}],"b":{},"c":[],"d":null,"e":1.5,"f":"é","g":2.0})");
-  EXPECT_EQ(JsStringify(v),
+  EXPECT_EQ(js::Stringify(v, 2),
             "{\n  \"a\": [\n    1,\n    \"x\\u0001\\n\",\n    {}\n  ],\n  \"b\": {},\n  \"c\": [],\n  \"d\": null,\n"
             "  \"e\": 1.5,\n  \"f\": \"é\",\n  \"g\": 2\n}");
-  EXPECT_EQ(JsStringify(Json::array({1, "a"}), 0), "[1,\"a\"]");
+  EXPECT_EQ(js::Stringify(Json::array({1, "a"}), 0), "[1,\"a\"]");
 }
 
 TEST(JsFormat, ToNumberAndString) {
-  EXPECT_EQ(JsToNumber(Json("")), 0);
-  EXPECT_EQ(JsToNumber(Json(" 12 ")), 12);
-  EXPECT_EQ(JsToNumber(Json("0x1F")), 31);
-  EXPECT_EQ(JsToNumber(Json("1e3")), 1000);
-  EXPECT_EQ(JsToNumber(Json(".5")), 0.5);
-  EXPECT_EQ(JsToNumber(Json("5.")), 5);
-  EXPECT_EQ(JsToNumber(Json("+Infinity")), INFINITY);
-  EXPECT_TRUE(std::isnan(JsToNumber(Json("abc"))));
-  EXPECT_TRUE(std::isnan(JsToNumber(Json("1,2"))));
-  EXPECT_EQ(JsToNumber(Json("0b101")), 5);
-  EXPECT_TRUE(std::isnan(JsToNumber(Json("-0x10"))));
-  EXPECT_EQ(JsToNumber(Json("\u00a012\u2028")), 12);
-  EXPECT_EQ(JsToNumber(Json::array({"7"})), 7);
-  EXPECT_TRUE(std::isnan(JsToNumber(Json::object())));
-  EXPECT_EQ(JsString(Json::array({1, nullptr, "a"})), "1,,a");
-  EXPECT_EQ(JsString(Json::object()), "[object Object]");
-  EXPECT_EQ(JsString(Json(2.0)), "2");
+  EXPECT_EQ(js::ToNumber(Json("")), 0);
+  EXPECT_EQ(js::ToNumber(Json(" 12 ")), 12);
+  EXPECT_EQ(js::ToNumber(Json("0x1F")), 31);
+  EXPECT_EQ(js::ToNumber(Json("1e3")), 1000);
+  EXPECT_EQ(js::ToNumber(Json(".5")), 0.5);
+  EXPECT_EQ(js::ToNumber(Json("5.")), 5);
+  EXPECT_EQ(js::ToNumber(Json("+Infinity")), INFINITY);
+  EXPECT_TRUE(std::isnan(js::ToNumber(Json("abc"))));
+  EXPECT_TRUE(std::isnan(js::ToNumber(Json("1,2"))));
+  EXPECT_EQ(js::ToNumber(Json("0b101")), 5);
+  EXPECT_TRUE(std::isnan(js::ToNumber(Json("-0x10"))));
+  EXPECT_EQ(js::ToNumber(Json("\u00a012\u2028")), 12);
+  EXPECT_EQ(js::ToNumber(Json::array({"7"})), 7);
+  EXPECT_TRUE(std::isnan(js::ToNumber(Json::object())));
+  EXPECT_EQ(js::ToString(Json::array({1, nullptr, "a"})), "1,,a");
+  EXPECT_EQ(js::ToString(Json::object()), "[object Object]");
+  EXPECT_EQ(js::ToString(Json(2.0)), "2");
 }
 
 TEST(JsFormat, RoundDatesUrlsAndCase) {
-  EXPECT_EQ(JsRound(2.5), 3);
-  EXPECT_EQ(JsRound(-2.5), -2);
-  EXPECT_EQ(JsRound(0.49999999999999994), 0);
-  EXPECT_EQ(JsIsoDate(0), "1970-01-01T00:00:00.000Z");
-  EXPECT_EQ(JsIsoDate(1700000000123), "2023-11-14T22:13:20.123Z");
-  EXPECT_EQ(FormUrlEncode("x y~*-._é!"), "x+y%7E*-._%C3%A9%21");
-  EXPECT_EQ(JsLowerCase("İSTANBUL ΣΑΣ"), "i̇stanbul σας");
+  EXPECT_EQ(js::MathRound(2.5), 3);
+  EXPECT_EQ(js::MathRound(-2.5), -2);
+  EXPECT_EQ(js::MathRound(0.49999999999999994), 0);
+  EXPECT_EQ(js::ToIsoString(0), "1970-01-01T00:00:00.000Z");
+  EXPECT_EQ(js::ToIsoString(1700000000123), "2023-11-14T22:13:20.123Z");
+  EXPECT_EQ(js::FormUrlEncode("x y~*-._é!"), "x+y%7E*-._%C3%A9%21");
+  EXPECT_EQ(js::ToLowerCase("İSTANBUL ΣΑΣ"), "i̇stanbul σας");
 }
 
 TEST(BinaryDetect, IsBinaryFileVerdicts) {
@@ -189,7 +192,7 @@ TEST(FuzzySearch, DistanceMatchesTheDefinition) {
   EXPECT_EQ(EditDistance(u"", u"", work), 0);
   EXPECT_EQ(EditDistance(u"abc", u"", work), 3);
   EXPECT_EQ(EditDistance(u"flaw", u"lawn", work), 2);
-  EXPECT_EQ(EditDistance(Utf8ToUtf16("héllo wörld"), u"hello world", work), 2);
+  EXPECT_EQ(EditDistance(utf8::ToUtf16("héllo wörld"), u"hello world", work), 2);
   std::mt19937 rng(7);
   for (int round = 0; round < 300; ++round) {
     auto make = [&](std::size_t max) {
@@ -204,9 +207,9 @@ TEST(FuzzySearch, DistanceMatchesTheDefinition) {
 
 TEST(FuzzySearch, FindsWhatUpstreamFinds) {
   auto find = [](std::string text, std::string query) {
-    FuzzyMatch m = FuzzyIndexOf(Utf8ToUtf16(text), Utf8ToUtf16(query), 1'000'000'000);
-    return std::make_tuple(m.start, m.end, Utf16ToUtf8(m.value), m.distance,
-                           SimilarityRatio(Utf8ToUtf16(query), m.value));
+    FuzzyMatch m = FuzzyIndexOf(utf8::ToUtf16(text), utf8::ToUtf16(query), 1'000'000'000);
+    return std::make_tuple(m.start, m.end, utf8::FromUtf16(m.value), m.distance,
+                           SimilarityRatio(utf8::ToUtf16(query), m.value));
   };
   EXPECT_EQ(find("function foo() {\n  return 1;\n}\nfunction bar() {\n  return 2;\n}\n",
                  "function baz() {\n  return 2;\n}"),
@@ -215,7 +218,7 @@ TEST(FuzzySearch, FindsWhatUpstreamFinds) {
   EXPECT_EQ(find("The quick brown fox jumps over the lazy dog", "lazy cat"),
             std::make_tuple(35, 43, std::string("lazy dog"), 3, 0.625));
   EXPECT_EQ(find("abc", "xyz"), std::make_tuple(1, 3, std::string("bc"), 3, 0.0));
-  EXPECT_EQ(Utf16ToUtf8(HighlightDifferences(u"lazy cat", u"lazy dog")), "lazy {-cat-}{+dog+}");
+  EXPECT_EQ(utf8::FromUtf16(HighlightDifferences(u"lazy cat", u"lazy dog")), "lazy {-cat-}{+dog+}");
   CharacterCodes codes = CharacterCodeData(u"a\nb", u"a\tb");
   EXPECT_EQ(codes.report, "9:1[\\x09],10:1[\\x0a]");
   EXPECT_EQ(codes.unique, 2u);

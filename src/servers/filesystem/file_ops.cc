@@ -13,7 +13,7 @@
 #include <limits>
 
 #include "core/crypto.h"
-#include "servers/filesystem/js_text.h"
+#include "js_text/string.h"
 #include "servers/filesystem/limits.h"
 #include "servers/filesystem/node_errors.h"
 #include "servers/filesystem/node_path.h"
@@ -207,7 +207,7 @@ std::string HeadFile(const Target& target, double lines) {
     newlines += static_cast<std::uint64_t>(std::count(buf, buf + n, '\n'));
     bytes.append(buf, n);
   }
-  std::string text = DecodeUtf8Lossy(bytes);
+  std::string text = js::DecodeUtf8Lossy(bytes);
   auto parts = SplitLines(text);
   if (newlines >= wanted) return JoinLines(parts, 0, static_cast<std::size_t>(wanted));
   // End of file first: every complete line, and the unterminated rest if any.
@@ -243,7 +243,7 @@ std::string TailFile(const Target& target, double lines) {
   }
   std::string bytes;
   for (const auto& c : chunks) bytes += c;
-  std::string text = NormalizeLineEndings(DecodeUtf8Lossy(bytes));
+  std::string text = NormalizeLineEndings(js::DecodeUtf8Lossy(bytes));
   auto parts = SplitLines(text);
   // Array.prototype.slice(-lines)
   double rel = std::trunc(-lines);

@@ -4,8 +4,8 @@
 #include <optional>
 #include <vector>
 
+#include "core/utf8.h"
 #include "servers/filesystem/glob_regex_syntax.h"
-#include "servers/filesystem/js_text.h"
 
 namespace sbx::servers::filesystem {
 
@@ -183,7 +183,7 @@ std::shared_ptr<const JsRegex> JsRegex::Compile(const std::u16string& source, bo
   try {
     re->root_ = regex_syntax::Parse(units, unicode, re->node_count_);
   } catch (const regex_syntax::SyntaxError& e) {
-    error = "Invalid regular expression: /" + Utf16ToUtf8(source) + "/" + (unicode ? "u" : "") +
+    error = "Invalid regular expression: /" + utf8::FromUtf16(source) + "/" + (unicode ? "u" : "") +
             ": " + e.reason;
     return nullptr;
   }

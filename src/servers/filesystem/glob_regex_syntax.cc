@@ -4,14 +4,10 @@
 
 #include <algorithm>
 
+#include "js_text/string.h"
+
 namespace sbx::servers::filesystem::regex_syntax {
 namespace {
-
-bool IsJsSpace(char32_t c) {
-  return (c >= 0x09 && c <= 0x0D) || c == 0x20 || c == 0xA0 || c == 0x1680 ||
-         (c >= 0x2000 && c <= 0x200A) || c == 0x2028 || c == 0x2029 || c == 0x202F || c == 0x205F ||
-         c == 0x3000 || c == 0xFEFF;
-}
 
 std::uint32_t CategoryMask(const std::string& name) {
   struct Cat {
@@ -496,7 +492,7 @@ bool ClassSet::Contains(char32_t c) const {
   if (!in && categories) in = (categories >> u_charType(static_cast<UChar32>(c))) & 1u;
   if (!in && builtin == 'd') in = c >= '0' && c <= '9';
   if (!in && builtin == 'w') in = IsWordChar(c);
-  if (!in && builtin == 's') in = IsJsSpace(c);
+  if (!in && builtin == 's') in = js::IsWhitespace(c);
   for (std::size_t i = 0; !in && i < excluded.size(); ++i) in = !excluded[i].Contains(c);
   return in != negate;
 }

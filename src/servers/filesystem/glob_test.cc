@@ -3,9 +3,10 @@
 // brace-expansion 5.0.13 answered on Node 20.
 #include <gtest/gtest.h>
 
+#include "core/utf8.h"
+#include "js_text/json.h"
 #include "servers/filesystem/brace_expansion.h"
 #include "servers/filesystem/glob_regex.h"
-#include "servers/filesystem/js_text.h"
 #include "servers/filesystem/minimatch.h"
 #include "servers/filesystem/node_errors.h"
 
@@ -315,9 +316,9 @@ TEST(JsRegexTest, SubsetSemantics) {
   auto dot = JsRegex::Compile(u"^.$", false, error);
   EXPECT_TRUE(dot->Test(u"x"));
   EXPECT_FALSE(dot->Test(u"\n"));
-  EXPECT_FALSE(dot->Test(Utf8ToUtf16("\xF0\x9F\x98\x80")));  // two UTF-16 units without the u flag
+  EXPECT_FALSE(dot->Test(utf8::ToUtf16("\xF0\x9F\x98\x80")));  // two UTF-16 units without the u flag
   auto u = JsRegex::Compile(u"^.$", true, error);
-  EXPECT_TRUE(u->Test(Utf8ToUtf16("\xF0\x9F\x98\x80")));
+  EXPECT_TRUE(u->Test(utf8::ToUtf16("\xF0\x9F\x98\x80")));
   auto look = JsRegex::Compile(u"^(?!\\.)[^/]*?$", false, error);
   EXPECT_TRUE(look->Test(u"a.b"));
   EXPECT_FALSE(look->Test(u".ab"));
@@ -382,9 +383,9 @@ TEST(BraceExpansionTest, ExpandsLikeTheNpmPackage) {
   for (const auto& c : kBraceCases) {
     std::string got = "[";
     bool first = true;
-    for (const auto& e : BraceExpand(Utf8ToUtf16(c.pattern))) {
+    for (const auto& e : BraceExpand(utf8::ToUtf16(c.pattern))) {
       if (!first) got += ",";
-      got += JsonQuote(Utf16ToUtf8(e));
+      got += js::JsonQuote(utf8::FromUtf16(e));
       first = false;
     }
     got += "]";

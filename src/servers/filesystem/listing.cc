@@ -15,9 +15,11 @@
 #include <optional>
 
 #include "confine/dir_cursor.h"
+#include "js_text/json.h"
+#include "js_text/number.h"
+#include "js_text/string.h"
 #include "servers/filesystem/file_ops.h"
 #include "servers/filesystem/glob_regex.h"
-#include "servers/filesystem/js_text.h"
 #include "servers/filesystem/limits.h"
 #include "servers/filesystem/listing_cache.h"
 #include "servers/filesystem/minimatch.h"
@@ -105,9 +107,9 @@ std::string FormatSize(double bytes) {
   static const char* const kUnits[] = {"B", "KB", "MB", "GB", "TB"};
   if (bytes <= 0) return "0 B";
   double i = std::floor(std::log(bytes) / std::log(1024.0));
-  if (i <= 0) return ToFixed(bytes, 0) + " B";
+  if (i <= 0) return js::ToFixed(bytes, 0) + " B";
   int unit = static_cast<int>(std::min(i, 4.0));
-  return ToFixed(bytes / std::pow(1024.0, unit), 2) + " " + kUnits[unit];
+  return js::ToFixed(bytes / std::pow(1024.0, unit), 2) + " " + kUnits[unit];
 }
 
 std::string ListDirectory(const PathPolicy& policy, const std::string& path) {
@@ -124,7 +126,7 @@ std::string ListDirectory(const PathPolicy& policy, const std::string& path) {
     if (!out.empty()) out += '\n';
     out += e.type == DT_DIR ? "[DIR] " : "[FILE] ";
     if (IsAscii(e.name)) out += e.name;
-    else out += DecodeUtf8Lossy(e.name);
+    else out += js::DecodeUtf8Lossy(e.name);
   }
   return out;
 }
@@ -142,7 +144,7 @@ std::string ListDirectoryWithSizes(const PathPolicy& policy, const std::string& 
   std::vector<Row> rows;
   Entries entries = ReadEntries(dir.get(), target.path);  // named: it must outlive the loop
   for (const auto& e : *entries) {
-    Row row{DecodeUtf8Lossy(e.name), e.type == DT_DIR, 0, {}};
+    Row row{js::DecodeUtf8Lossy(e.name), e.type == DT_DIR, 0, {}};
     // upstream stats path.join(dir, name), following a link; a link is
     // followed here only when its target validates as inside.
     if (row.name == e.name && ChildPath(target.path, row.name).size() < PATH_MAX) {
@@ -183,15 +185,15 @@ std::string ListDirectoryWithSizes(const PathPolicy& policy, const std::string& 
   std::string out;
   double files = 0, dirs = 0, total = 0;
   for (const Row* r : sorted) {
-    out += (r->is_dir ? "[DIR] " : "[FILE] ") + PadEnd(r->name, 30) + " " +
-           (r->is_dir ? "" : PadStart(FormatSize(r->size), 10));
+    out += (r->is_dir ? "[DIR] " : "[FILE] ") + js::PadEnd(r->name, 30) + " " +
+           (r->is_dir ? "" : js::PadStart(FormatSize(r->size), 10));
     out += '\n';
   }
   for (const auto& r : rows) {
     (r.is_dir ? dirs : files) += 1;
     if (!r.is_dir) total += r.size;
   }
-  out += "\nTotal: " + ToFixed(files, 0) + " files, " + ToFixed(dirs, 0) +
+  out += "\nTotal: " + js::ToFixed(files, 0) + " files, " + js::ToFixed(dirs, 0) +
          " directories\nCombined size: " + FormatSize(total);
   return out;
 }
@@ -212,7 +214,7 @@ class TreeBuilder {
     std::string pad(indent + 2, ' '), key_pad(indent + 4, ' ');
     std::string out;
     for (const auto& e : *entries) {
-      std::string name = DecodeUtf8Lossy(e.name);
+      std::string name = js::DecodeUtf8Lossy(e.name);
       std::string child_rel = rel.empty() ? name : rel + "/" + name;
       if (Excluded(child_rel)) continue;
       if (++count_ > kMaxTreeEntries)
@@ -220,7 +222,7 @@ class TreeBuilder {
                     " entries, over this server's limit; narrow the path or add excludePatterns");
       bool is_dir = e.type == DT_DIR;
       out += out.empty() ? "[\n" : ",\n";
-      out += pad + "{\n" + key_pad + "\"name\": " + JsonQuote(name) + ",\n" + key_pad +
+      out += pad + "{\n" + key_pad + "\"name\": " + js::JsonQuote(name) + ",\n" + key_pad +
              "\"type\": \"" + (is_dir ? "directory" : "file") + "\"";
       if (is_dir) {
         std::string child_lexical = ChildPath(lexical, name);
@@ -275,7 +277,7 @@ class Searcher {
         throw Fatal(
             "Search too large: more than " + std::to_string(kMaxSearchVisits) +
             " entries examined, over this server's limit; narrow the path or add excludePatterns");
-      std::string name = DecodeUtf8Lossy(e.name);
+      std::string name = js::DecodeUtf8Lossy(e.name);
       std::string full = ChildPath(real, name);
       // upstream's per-entry validatePath: skip what it would reject.
       if (name != e.name || full.size() >= PATH_MAX) continue;

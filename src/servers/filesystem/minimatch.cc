@@ -2,9 +2,9 @@
 
 #include <algorithm>
 
+#include "core/utf8.h"
 #include "servers/filesystem/brace_expansion.h"
 #include "servers/filesystem/glob_regex.h"
-#include "servers/filesystem/js_text.h"
 #include "servers/filesystem/minimatch_ast.h"
 #include "servers/filesystem/node_errors.h"
 
@@ -76,7 +76,7 @@ struct Minimatch::Segment {
 Minimatch::~Minimatch() = default;
 
 Minimatch::Minimatch(const std::string& pattern_utf8, bool dot) : dot_(dot) {
-  S pattern = Utf8ToUtf16(pattern_utf8);
+  S pattern = utf8::ToUtf16(pattern_utf8);
   if (pattern.size() > kMaxPatternLength) throw FsError("pattern is too long");
   if (!pattern.empty() && pattern[0] == u'#') {
     comment_ = true;
@@ -168,7 +168,7 @@ Minimatch::Minimatch(const std::string& pattern_utf8, bool dot) : dot_(dot) {
 bool Minimatch::Match(const std::string& path) const {
   if (comment_) return false;
   if (empty_) return path.empty();
-  auto file = SlashSplit(Utf8ToUtf16(path));
+  auto file = SlashSplit(utf8::ToUtf16(path));
   for (const auto& pattern : set_)
     if (MatchParts(file, pattern)) return !negate_;
   return negate_;

@@ -4,6 +4,8 @@
 #include <string>
 #include <vector>
 
+#include "js_text/string.h"
+
 namespace sbx::servers::filesystem::glob {
 namespace {
 
@@ -16,18 +18,12 @@ bool StartsWith(const S& s, const S& prefix, std::size_t at = 0) {
 }  // namespace
 
 bool IsLineTerminator(char16_t c) { return c == 0x0A || c == 0x0D || c == 0x2028 || c == 0x2029; }
-bool IsJsSpace(char16_t c) {
-  return (c >= 0x09 && c <= 0x0D) || c == 0x20 || c == 0xA0 || c == 0x1680 ||
-         (c >= 0x2000 && c <= 0x200A) || c == 0x2028 || c == 0x2029 || c == 0x202F || c == 0x205F ||
-         c == 0x3000 || c == 0xFEFF;
-}
-
 // regExpEscape: /[-[\]{}()*+?.,\\^$|#\s]/g -> '\\$&'
 S RegExpEscape(const S& s) {
   static const S kSpecial = u"-[]{}()*+?.,\\^$|#";
   S out;
   for (char16_t c : s) {
-    if (kSpecial.find(c) != S::npos || IsJsSpace(c)) out.push_back(u'\\');
+    if (kSpecial.find(c) != S::npos || js::IsWhitespace(c)) out.push_back(u'\\');
     out.push_back(c);
   }
   return out;

@@ -9,8 +9,6 @@
 namespace sbx::servers::filesystem::glob {
 
 bool IsLineTerminator(char16_t c);
-// JS white space (what /\s/ matches).
-bool IsJsSpace(char16_t c);
 
 // regExpEscape: a backslash before -[]{}()*+?.,\^$|# and white space.
 std::u16string RegExpEscape(const std::u16string& s);

@@ -1,6 +1,6 @@
 #include "servers/filesystem/node_path.h"
 
-#include "servers/filesystem/js_text.h"
+#include "js_text/string.h"
 
 namespace sbx::servers::filesystem::nodepath {
 namespace {
@@ -119,7 +119,7 @@ std::string Extname(std::string_view p) {
 }
 
 std::string UpstreamNormalize(std::string_view p) {
-  std::string s(JsTrim(p));
+  std::string s(js::Trim(p));
   if (!s.empty() && (s[0] == '"' || s[0] == '\'')) s.erase(0, 1);
   if (!s.empty() && (s.back() == '"' || s.back() == '\'')) s.pop_back();
   if (s.empty() || s[0] != '/') return Normalize(s);

@@ -16,7 +16,7 @@
 
 #include "confine/dir_cursor.h"
 #include "confine/resolver.h"
-#include "servers/filesystem/js_text.h"
+#include "js_text/string.h"
 #include "servers/filesystem/limits.h"
 #include "servers/filesystem/node_errors.h"
 #include "servers/filesystem/node_path.h"
@@ -179,7 +179,7 @@ Target PathPolicy::UnicodeEquivalent(const std::string& absolute) const {
       ThrowErrno(err, "scandir", here);
     std::vector<std::string> matches;
     for (const auto& e : entries) {
-      if (DecodeUtf8Lossy(e.name) == wanted) {
+      if (js::DecodeUtf8Lossy(e.name) == wanted) {
         matches = {wanted};
         break;
       }
@@ -187,7 +187,7 @@ Target PathPolicy::UnicodeEquivalent(const std::string& absolute) const {
     if (matches.empty()) {
       std::string wanted_nfc = Nfc(wanted);
       for (const auto& e : entries) {
-        std::string name = DecodeUtf8Lossy(e.name);
+        std::string name = js::DecodeUtf8Lossy(e.name);
         if (Nfc(name) == wanted_nfc) matches.push_back(name);
       }
     }

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cstdint>
 
-#include "servers/filesystem/js_text.h"
+#include "js_text/string.h"
 #include "servers/filesystem/limits.h"
 #include "servers/filesystem/line_diff.h"
 #include "servers/filesystem/node_errors.h"
@@ -67,8 +67,8 @@ std::string ApplyTextEdits(const std::string& content, const std::vector<TextEdi
     std::vector<std::string> old_lines = Split(old_text);
     std::vector<std::string> lines = Split(modified);
     std::vector<std::string_view> old_trimmed, trimmed;
-    for (const auto& l : old_lines) old_trimmed.push_back(JsTrim(l));
-    for (const auto& l : lines) trimmed.push_back(JsTrim(l));
+    for (const auto& l : old_lines) old_trimmed.push_back(js::Trim(l));
+    for (const auto& l : lines) trimmed.push_back(js::Trim(l));
     bool found = false;
     for (std::size_t i = 0; i + old_lines.size() <= lines.size(); ++i) {
       bool match = true;
@@ -81,23 +81,23 @@ std::string ApplyTextEdits(const std::string& content, const std::vector<TextEdi
         match = old_trimmed[j] == trimmed[i + j];
       }
       if (!match) continue;
-      std::string indent(LeadingJsWhitespace(lines[i]));
+      std::string indent(js::LeadingWhitespace(lines[i]));
       std::vector<std::string> replacement;
       std::vector<std::string> new_lines = Split(new_text);
       for (std::size_t j = 0; j < new_lines.size(); ++j) {
         const std::string& line = new_lines[j];
         if (j == 0) {
-          replacement.push_back(indent + std::string(JsTrimStart(line)));
+          replacement.push_back(indent + std::string(js::TrimStart(line)));
           continue;
         }
         std::string_view old_indent =
-            j < old_lines.size() ? LeadingJsWhitespace(old_lines[j]) : std::string_view();
-        std::string_view new_indent = LeadingJsWhitespace(line);
+            j < old_lines.size() ? js::LeadingWhitespace(old_lines[j]) : std::string_view();
+        std::string_view new_indent = js::LeadingWhitespace(line);
         if (!old_indent.empty() && !new_indent.empty()) {
           long relative = Width(new_indent) - Width(old_indent);
           replacement.push_back(indent +
                                 std::string(static_cast<std::size_t>(std::max(0L, relative)), ' ') +
-                                std::string(JsTrimStart(line)));
+                                std::string(js::TrimStart(line)));
         } else {
           replacement.push_back(line);
         }

@@ -5,7 +5,10 @@
 #include <regex>
 
 #include "core/utf8.h"
-#include "servers/filesystem/js_text.h"
+#include "js_text/date.h"
+#include "js_text/json.h"
+#include "js_text/number.h"
+#include "js_text/string.h"
 #include "servers/filesystem/line_diff.h"
 #include "servers/filesystem/listing.h"
 #include "servers/filesystem/media.h"
@@ -18,7 +21,7 @@ namespace {
 
 TEST(JsTextTest, DecodesInvalidUtf8AsNodeDoes) {
   // Buffer.from([…]).toString('utf-8')
-  EXPECT_EQ(DecodeUtf8Lossy(std::string("\xef\xbb\xbf"
+  EXPECT_EQ(js::DecodeUtf8Lossy(std::string("\xef\xbb\xbf"
                                         "a\xff"
                                         "b\xe2\x82"
                                         "c\xf0\x9f\x98",
@@ -27,47 +30,47 @@ TEST(JsTextTest, DecodesInvalidUtf8AsNodeDoes) {
             "a\uFFFD"
             "b\uFFFD"
             "c\uFFFD");
-  EXPECT_EQ(DecodeUtf8Lossy("\xed\xa0\x80"), "\uFFFD\uFFFD\uFFFD");  // surrogates are invalid
-  EXPECT_EQ(DecodeUtf8Lossy("\xc0\xaf"), "\uFFFD\uFFFD");            // overlong
-  EXPECT_EQ(DecodeUtf8Lossy("plain \xc3\xa9"), "plain \xc3\xa9");
+  EXPECT_EQ(js::DecodeUtf8Lossy("\xed\xa0\x80"), "\uFFFD\uFFFD\uFFFD");  // surrogates are invalid
+  EXPECT_EQ(js::DecodeUtf8Lossy("\xc0\xaf"), "\uFFFD\uFFFD");            // overlong
+  EXPECT_EQ(js::DecodeUtf8Lossy("plain \xc3\xa9"), "plain \xc3\xa9");
   // ASCII runs are copied in blocks: a bad or multi-byte sequence at every
   // offset from the block boundaries still decodes the same.
   for (std::size_t k = 0; k < 20; ++k) {
     std::string a(k, 'a'), b(17, 'b');
-    EXPECT_EQ(DecodeUtf8Lossy(a + "\xff" + b + "\xc3\xa9" + a + "\xe2\x82"), a + "\uFFFD" + b + "\xc3\xa9" + a + "\uFFFD")
+    EXPECT_EQ(js::DecodeUtf8Lossy(a + "\xff" + b + "\xc3\xa9" + a + "\xe2\x82"), a + "\uFFFD" + b + "\xc3\xa9" + a + "\uFFFD")
         << k;
-    EXPECT_EQ(DecodeUtf8Lossy(a + "\xe2\x82" + b), a + "\uFFFD" + b) << k;
+    EXPECT_EQ(js::DecodeUtf8Lossy(a + "\xe2\x82" + b), a + "\uFFFD" + b) << k;
   }
   EXPECT_TRUE(utf8::IsWellFormed("\xc3\xa9"));
   EXPECT_FALSE(utf8::IsWellFormed("\xc3"));
 }
 
 TEST(JsTextTest, LengthsTrimAndPadding) {
-  EXPECT_EQ(Utf16Length("a\xc3\xa9\xf0\x9f\x98\x80"), 4u);  // "aé😀".length
-  EXPECT_EQ(JsTrim("\u00a0\t x y \u3000\n"), "x y");
-  EXPECT_EQ(JsTrimStart("  \u2028x "), "x ");
-  EXPECT_EQ(LeadingJsWhitespace("\t  x"), "\t  ");
-  EXPECT_EQ(PadEnd("\xf0\x9f\x98\x80", 4), "\xf0\x9f\x98\x80  ");
-  EXPECT_EQ(PadStart("1 B", 6), "   1 B");
+  EXPECT_EQ(js::Utf16Length("a\xc3\xa9\xf0\x9f\x98\x80"), 4u);  // "aé😀".length
+  EXPECT_EQ(js::Trim("\u00a0\t x y \u3000\n"), "x y");
+  EXPECT_EQ(js::TrimStart("  \u2028x "), "x ");
+  EXPECT_EQ(js::LeadingWhitespace("\t  x"), "\t  ");
+  EXPECT_EQ(js::PadEnd("\xf0\x9f\x98\x80", 4), "\xf0\x9f\x98\x80  ");
+  EXPECT_EQ(js::PadStart("1 B", 6), "   1 B");
 }
 
 TEST(JsTextTest, ToFixedRoundsTiesUp) {
-  EXPECT_EQ(ToFixed(1.125, 2), "1.13");  // printf would say 1.12
-  EXPECT_EQ(ToFixed(1.005, 2), "1.00");  // 1.005 is 1.00499… in binary
-  EXPECT_EQ(ToFixed(0.125, 2), "0.13");
-  EXPECT_EQ(ToFixed(9.999, 2), "10.00");
-  EXPECT_EQ(ToFixed(1023, 0), "1023");
+  EXPECT_EQ(js::ToFixed(1.125, 2), "1.13");  // printf would say 1.12
+  EXPECT_EQ(js::ToFixed(1.005, 2), "1.00");  // 1.005 is 1.00499… in binary
+  EXPECT_EQ(js::ToFixed(0.125, 2), "0.13");
+  EXPECT_EQ(js::ToFixed(9.999, 2), "10.00");
+  EXPECT_EQ(js::ToFixed(1023, 0), "1023");
 }
 
 TEST(JsTextTest, JsonQuoteLikeJsonStringify) {
-  EXPECT_EQ(JsonQuote("a\"b\\c\n\t\x01\xc3\xa9"), "\"a\\\"b\\\\c\\n\\t\\u0001\xc3\xa9\"");
+  EXPECT_EQ(js::JsonQuote("a\"b\\c\n\t\x01\xc3\xa9"), "\"a\\\"b\\\\c\\n\\t\\u0001\xc3\xa9\"");
 }
 
 TEST(JsTextTest, DateStringFormat) {
-  std::string s = JsDateString(0);
+  std::string s = js::DateToString(0);
   if (s.find("GMT+0000") != std::string::npos) {
     EXPECT_EQ(s, "Thu Jan 01 1970 00:00:00 GMT+0000 (Coordinated Universal Time)");
-    EXPECT_EQ(JsDateString(1700000000),
+    EXPECT_EQ(js::DateToString(1700000000),
               "Tue Nov 14 2023 22:13:20 GMT+0000 (Coordinated Universal Time)");
   } else {
     // Another zone: the offset and name vary, the shape does not.

@@ -5,9 +5,10 @@
 #include <cstdio>
 #include <optional>
 
+#include "js_text/date.h"
+#include "js_text/string.h"
 #include "servers/filesystem/file_ops.h"
 #include "servers/filesystem/filesystem.h"
-#include "servers/filesystem/js_text.h"
 #include "servers/filesystem/limits.h"
 #include "servers/filesystem/listing.h"
 #include "servers/filesystem/media.h"
@@ -64,7 +65,7 @@ std::string ReadText(const PathPolicy& policy, const Json& args) {
     throw FsError("Cannot specify both head and tail parameters simultaneously");
   if (Truthy(tail)) return TailFile(target, *tail);
   if (Truthy(head)) return HeadFile(target, *head);
-  return DecodeUtf8Lossy(ReadFileBytes(target));
+  return js::DecodeUtf8Lossy(ReadFileBytes(target));
 }
 
 std::string ReadMultiple(const PathPolicy& policy, const Json& args) {
@@ -74,7 +75,7 @@ std::string ReadMultiple(const PathPolicy& policy, const Json& args) {
     std::string part;
     try {
       Target target = policy.Validate(path);
-      part = path + ":\n" + DecodeUtf8Lossy(ReadFileBytes(target)) + "\n";
+      part = path + ":\n" + js::DecodeUtf8Lossy(ReadFileBytes(target)) + "\n";
     } catch (const FsError& e) {
       part = path + ": Error - " + e.message();
     } catch (const std::exception& e) {
@@ -100,7 +101,7 @@ std::string EditFile(const PathPolicy& policy, const Json& args) {
     }
   }
   bool dry_run = args.value("dryRun", false);
-  std::string original = NormalizeLineEndings(DecodeUtf8Lossy(ReadFileBytes(target)));
+  std::string original = NormalizeLineEndings(js::DecodeUtf8Lossy(ReadFileBytes(target)));
   std::string modified = ApplyTextEdits(original, edits);
   std::string result = FormatEditDiff(target.path, original, modified);
   if (!dry_run) ReplaceFileContent(target, modified);
@@ -113,8 +114,8 @@ std::string FileInfo(const PathPolicy& policy, const Json& args) {
   char perms[8];
   std::snprintf(perms, sizeof perms, "%03o", s.mode & 0777);
   bool dir = S_ISDIR(s.mode), file = S_ISREG(s.mode);
-  return "size: " + std::to_string(s.size) + "\ncreated: " + JsDateString(s.birth) +
-         "\nmodified: " + JsDateString(s.modified) + "\naccessed: " + JsDateString(s.accessed) +
+  return "size: " + std::to_string(s.size) + "\ncreated: " + js::DateToString(s.birth) +
+         "\nmodified: " + js::DateToString(s.modified) + "\naccessed: " + js::DateToString(s.accessed) +
          "\nisDirectory: " + (dir ? "true" : "false") + "\nisFile: " + (file ? "true" : "false") +
          "\npermissions: " + perms;
 }

@@ -12,20 +12,19 @@
 #include <string>
 #include <string_view>
 
-#include "servers/python_text/python_text.h"
+#include "python_text/codec.h"
+#include "python_text/datetime.h"
+#include "python_text/repr.h"
 
 namespace sbx::servers::git::py {
 
-// Shared with the terminal server (see servers/python_text/): repr() of a
-// str, bytes.decode("utf-8", "replace") and the UnicodeDecodeError message.
-using ::sbx::servers::py::DecodeUtf8Replace;
-using ::sbx::servers::py::Repr;
-using ::sbx::servers::py::Utf8DecodeError;
-
-// bytes.decode(encoding, "replace") for the encodings a commit header names
-// (utf-8 and its aliases, latin-1/iso-8859-1, ascii); others are read as
-// UTF-8.
-std::string DecodeReplace(std::string_view bytes, std::string_view encoding);
+// From src/python_text: repr() of a str and float, bytes.decode(…,
+// "replace") and the UnicodeDecodeError message.
+using ::sbx::py::DecodeReplace;
+using ::sbx::py::DecodeUtf8Replace;
+using ::sbx::py::FloatRepr;
+using ::sbx::py::Repr;
+using ::sbx::py::Utf8DecodeError;
 
 // str(pathlib.PurePosixPath(path)): repeated and trailing slashes and "."
 // components dropped, exactly two leading slashes kept, "" becomes ".".
@@ -49,9 +48,6 @@ std::string DateTimeStr(const DateTime& dt);
 // tzinfo=<git.objects.util.tzoffset object at 0x7f…>)"; the object address
 // is a fresh made-up one per call, as each commit gets its own tzinfo.
 std::string DateTimeRepr(const DateTime& dt);
-
-// repr(float) (shortest round-trip digits, "3.0", "1e+16").
-std::string FloatRepr(double value);
 
 // A plausible CPython object address ("0x7f…"), different on each call.
 std::string NextObjectAddress();

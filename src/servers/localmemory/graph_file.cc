@@ -5,20 +5,20 @@
 
 #include "core/json_text.h"
 #include "core/utf8.h"
-#include "servers/filesystem/js_text.h"
+#include "js_text/string.h"
 
 namespace sbx::servers::localmemory {
 namespace {
 
-using filesystem::JsTrim;
+using js::Trim;
 
 // Whether String#trim() would leave nothing. ASCII first (the common case:
-// a line starting with '{'); JsTrim for lines starting with other code points.
+// a line starting with '{'); js::Trim for lines starting with other code points.
 bool IsBlank(std::string_view line) {
   std::size_t i = line.find_first_not_of(" \t\r\v\f");
   if (i == std::string_view::npos) return true;
   if (static_cast<unsigned char>(line[i]) < 0x80) return false;
-  return utf8::IsWellFormed(line) && JsTrim(line).empty();
+  return utf8::IsWellFormed(line) && js::Trim(line).empty();
 }
 
 // Why one line cannot be read; the caller adds the file and line number.

@@ -2,6 +2,7 @@
 // (server-memory 2026.8.31 on Node 22) produces for the same inputs.
 #include <gtest/gtest.h>
 
+#include "js_text/string.h"
 #include "servers/localmemory/graph_file.h"
 #include "servers/localmemory/knowledge_graph.h"
 
@@ -118,13 +119,13 @@ TEST(Graph, OpenNodesReturnsRequestedEntitiesAndTheirRelations) {
 
 TEST(Graph, LowerCaseIsJavaScripts) {
   // Values printed by Node 22's String.prototype.toLowerCase.
-  EXPECT_EQ(JsToLowerCase("ABC xyz 09"), "abc xyz 09");
-  EXPECT_EQ(JsToLowerCase("\xC4\xB0stanbul"), "i\xCC\x87stanbul");  // İ -> i + combining dot
-  EXPECT_EQ(JsToLowerCase("\xCE\x9F\xCE\x94\xCE\x9F\xCE\xA3 \xCE\xA3\xCE\x91\xCE\xA3"),
+  EXPECT_EQ(js::ToLowerCase("ABC xyz 09"), "abc xyz 09");
+  EXPECT_EQ(js::ToLowerCase("\xC4\xB0stanbul"), "i\xCC\x87stanbul");  // İ -> i + combining dot
+  EXPECT_EQ(js::ToLowerCase("\xCE\x9F\xCE\x94\xCE\x9F\xCE\xA3 \xCE\xA3\xCE\x91\xCE\xA3"),
             "\xCE\xBF\xCE\xB4\xCE\xBF\xCF\x82 \xCF\x83\xCE\xB1\xCF\x82");  // final sigma
-  EXPECT_EQ(JsToLowerCase("\xCE\xA3"), "\xCF\x83");
-  EXPECT_EQ(JsToLowerCase("\xE1\xBA\x9E"), "\xC3\x9F");  // ẞ -> ß
-  EXPECT_EQ(JsToLowerCase("\xC7\x85"), "\xC7\x86");      // ǅ -> ǆ
+  EXPECT_EQ(js::ToLowerCase("\xCE\xA3"), "\xCF\x83");
+  EXPECT_EQ(js::ToLowerCase("\xE1\xBA\x9E"), "\xC3\x9F");  // ẞ -> ß
+  EXPECT_EQ(js::ToLowerCase("\xC7\x85"), "\xC7\x86");      // ǅ -> ǆ
   KnowledgeGraph g;
   g.entities = {{"\xC4\xB0zmir", "city", {}}};
   EXPECT_EQ(SearchNodes(g, "\xC4\xB0Z").entities.size(), 1u);

@@ -1,10 +1,9 @@
 #include "servers/localmemory/knowledge_graph.h"
 
-#include <unicode/locid.h>
-#include <unicode/unistr.h>
-
 #include <algorithm>
 #include <unordered_set>
+
+#include "js_text/string.h"
 
 namespace sbx::servers::localmemory {
 namespace {
@@ -106,25 +105,10 @@ void DeleteRelations(KnowledgeGraph& graph, const std::vector<Relation>& relatio
   });
 }
 
-std::string JsToLowerCase(const std::string& utf8) {
-  // V8 lowers non-ASCII strings with ICU's root-locale full case mapping
-  // (final sigma, U+0130 -> "i̇", …); ASCII is the common case and cheap.
-  if (std::all_of(utf8.begin(), utf8.end(),
-                  [](char c) { return static_cast<unsigned char>(c) < 0x80; })) {
-    std::string out = utf8;
-    for (char& c : out)
-      if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-    return out;
-  }
-  std::string out;
-  icu::UnicodeString::fromUTF8(utf8).toLower(icu::Locale::getRoot()).toUTF8String(out);
-  return out;
-}
-
 KnowledgeGraph SearchNodes(const KnowledgeGraph& graph, const std::string& query) {
-  const std::string needle = JsToLowerCase(query);
+  const std::string needle = js::ToLowerCase(query);
   auto matches = [&](const std::string& s) {
-    return JsToLowerCase(s).find(needle) != std::string::npos;
+    return js::ToLowerCase(s).find(needle) != std::string::npos;
   };
   std::vector<Entity> found;
   for (const auto& e : graph.entities) {

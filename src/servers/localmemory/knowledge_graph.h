@@ -67,9 +67,6 @@ void DeleteRelations(KnowledgeGraph& graph, const std::vector<Relation>& relatio
 KnowledgeGraph SearchNodes(const KnowledgeGraph& graph, const std::string& query);
 KnowledgeGraph OpenNodes(const KnowledgeGraph& graph, const std::vector<std::string>& names);
 
-// String.prototype.toLowerCase of a valid UTF-8 string.
-std::string JsToLowerCase(const std::string& utf8);
-
 // The JSON objects upstream returns, keys in its order.
 Json ToJson(const Entity& entity);
 Json ToJson(const Relation& relation);

@@ -13,7 +13,7 @@
 #include <string>
 #include <string_view>
 
-#include "servers/python_text/python_text.h"
+#include "python_text/codec.h"
 
 namespace sbx::servers::terminal::py {
 
@@ -29,12 +29,12 @@ std::string Repr(std::string_view utf8);
 // b.decode('utf-8') (errors='strict'): nullopt when `bytes` is valid UTF-8,
 // else str() of the UnicodeDecodeError CPython raises, e.g.
 // "'utf-8' codec can't decode byte 0xff in position 3: invalid start byte".
-// Shared with the git server (servers/python_text/).
-using ::sbx::servers::py::Utf8DecodeError;
+// (python_text/codec.h)
+using ::sbx::py::Utf8DecodeError;
 
 // What text-mode subprocess output becomes: "\r\n" and then lone "\r" turn
-// into "\n".
-std::string TranslateNewlines(std::string_view text);
+// into "\n" (python_text's universal newlines).
+inline std::string TranslateNewlines(std::string_view text) { return ::sbx::py::UniversalNewlines(text); }
 
 // str(OSError(err, strerror(err), filename)): "[Errno 2] No such file or
 // directory: 'x'", or without the filename part when there is none.
