@@ -110,23 +110,24 @@ std::string Diff(Repository& repo, const Json& args) {
   // to git as an option (--output=<file> writes anywhere).
   RefuseDash("target", target);
   std::vector<std::string> shown = DiffHead(repo, args, {target});
-  std::vector<std::string> cmd = Concat(shown, kSafeDiff);
   if (Of(repo).checked_refs) {
     RevParse(repo, target);
     // "--" after the revision: git reads it as a revision, never as a path.
-    cmd.push_back("--");
+    return "Diff with " + target + ":\n" + repo.Call(Concat(Concat(shown, kSafeDiff), {"--"}), shown);
   }
   // Before the rev_parse check, git decides: a revision, or else a path
-  // (the diff of that file), or its "ambiguous argument" error.
-  return "Diff with " + target + ":\n" + repo.Call(cmd, shown);
+  // (the diff of that file), or its "ambiguous argument" error. Without
+  // "--", git wants every option before the target.
+  return "Diff with " + target + ":\n" + repo.Call(Concat(Concat(DiffHead(repo, args), kSafeDiff), {target}), shown);
 }
 
 // git_log: with a timestamp, `git log --since/--until --format=…` cut into
 // groups of four lines; without, repo.iter_commits() printed with repr().
 std::string Log(Repository& repo, const Json& args) {
   const double max_count = AsNumber(args.value("max_count", Json(10)));
-  auto start = OptionalString(args, "start_timestamp");
-  auto end = OptionalString(args, "end_timestamp");
+  // Releases before 09adff0b (2025.8.25) do not read these arguments.
+  auto start = Of(repo).timestamps ? OptionalString(args, "start_timestamp") : std::nullopt;
+  auto end = Of(repo).timestamps ? OptionalString(args, "end_timestamp") : std::nullopt;
   std::vector<std::string> entries;
   if ((start && !start->empty()) || (end && !end->empty())) {
     // Before the guards (2026.3.15) the value still reached git as the

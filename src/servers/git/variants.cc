@@ -19,12 +19,14 @@ const Behaviour& BehaviourOf(const std::string& variant) {
   // print str() of each field, repo.index.add for every git_add.
   static const Behaviour k2025_1_14{.context_lines = false,
                                     .repr_headers = false,
+                                    .timestamps = false,
                                     .checked_refs = false,
                                     .late_dash_guards = false,
                                     .add = AddMode::kIndexAdd};
   // Tag 2025.7.1: context_lines and repr() are in, git_add still index.add.
   static const Behaviour k2025_7_1{.context_lines = true,
                                    .repr_headers = true,
+                                   .timestamps = false,
                                    .checked_refs = false,
                                    .late_dash_guards = false,
                                    .add = AddMode::kIndexAdd};
@@ -32,6 +34,7 @@ const Behaviour& BehaviourOf(const std::string& variant) {
   // none of December 2025's checks are.
   static const Behaviour kKlavis{.context_lines = true,
                                  .repr_headers = true,
+                                 .timestamps = true,
                                  .checked_refs = false,
                                  .late_dash_guards = false,
                                  .add = AddMode::kDotThenIndex};

@@ -33,6 +33,8 @@ struct Behaviour {
   // git_log / git_show print hexsha, author and message with repr(), and
   // git_show its date too (c53b5303 / 0ffd7013, 2025.5.12).
   bool repr_headers = true;
+  // git_log reads start_timestamp / end_timestamp (09adff0b, 2025.8.25).
+  bool timestamps = true;
   // git_diff / git_checkout first check their argument with rev_parse and
   // put no path after it (merge 9e5d5b8e, 2025.12.17).
   bool checked_refs = true;
