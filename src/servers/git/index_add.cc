@@ -68,16 +68,18 @@ void IndexAdd(Repository& repo, const std::vector<std::string>& files) {
     // link, wherever it points); the directories above it must be inside.
     const std::size_t slash = target.rfind('/');
     Location parent = repo.workspace().Resolve(target.substr(0, slash == 0 ? 1 : slash));
-    if (parent.kind == Location::Kind::kOutside || (parent.kind == Location::Kind::kFound && !inside(parent.real)))
+    if (parent.kind == Location::Kind::kOutside ||
+        (parent.kind == Location::Kind::kFound && !inside(parent.real)))
       Fail(outside);
-    if (parent.kind == Location::Kind::kLoop) Fail("[Errno 40] Too many levels of symbolic links: " + py::Repr(f));
+    if (parent.kind == Location::Kind::kLoop)
+      Fail("[Errno 40] Too many levels of symbolic links: " + py::Repr(f));
     int error = ENOENT;
     if (parent.kind == Location::Kind::kFound) {
       struct stat st {};
       const std::string name = target.substr(slash + 1);
-      error = !parent.is_dir ? ENOTDIR
+      error = !parent.is_dir                                                            ? ENOTDIR
               : ::fstatat(parent.fd.get(), name.c_str(), &st, AT_SYMLINK_NOFOLLOW) == 0 ? 0
-                                                                                       : errno;
+                                                                                        : errno;
     }
     // _iter_expand_paths yields a missing path as given (a pattern that
     // matches nothing yields nothing); _store_path's lstat then fails.

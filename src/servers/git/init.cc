@@ -29,7 +29,8 @@ struct OsError {
 
 // str(OSError(errno, strerror, filename)).
 std::string OsErrorText(int error, const std::string& filename) {
-  return "[Errno " + std::to_string(error) + "] " + std::strerror(error) + ": " + py::Repr(filename);
+  return "[Errno " + std::to_string(error) + "] " + std::strerror(error) + ": " +
+         py::Repr(filename);
 }
 
 // os.makedirs(path, 0o755) below the root; returns the directory's
@@ -65,7 +66,8 @@ UniqueFd MakeDirectories(const Workspace& ws, const std::string& path, const std
       here = ws.Resolve(prefix);
     }
     if (here.kind == Location::Kind::kOutside) Fail(outside);
-    if (here.kind != Location::Kind::kFound) throw OsError(OsErrorText(here.error ? here.error : ENOENT, prefix));
+    if (here.kind != Location::Kind::kFound)
+      throw OsError(OsErrorText(here.error ? here.error : ENOENT, prefix));
     // A file: the next component reports ENOTDIR (or, last, the chdir).
     parent = std::move(here);
   }
@@ -75,10 +77,12 @@ UniqueFd MakeDirectories(const Workspace& ws, const std::string& path, const std
 
 }  // namespace
 
-std::string Init(const Options& options, const std::string& repo_path, const std::function<bool()>& cancelled) {
+std::string Init(const Options& options, const std::string& repo_path,
+                 const std::function<bool()>& cancelled) {
   Workspace ws(options.workspace_root);
   const std::string shown = py::PurePathStr(repo_path);
-  const std::string outside = "Repository path '" + shown + "' is outside the allowed repository '" +
+  const std::string outside = "Repository path '" + shown +
+                              "' is outside the allowed repository '" +
                               py::PurePathStr(options.workspace_root) + "'";
   const std::string prefix = "Error initializing repository: ";
   // os.path.exists / os.makedirs refuse NUL (a ValueError, caught).

@@ -7,8 +7,9 @@ namespace {
 
 // Today's tools in upstream's order (tags 2025.11.25 to 2026.7.10).
 const std::vector<std::string> kToday = {
-    "git_status", "git_diff_unstaged", "git_diff_staged", "git_diff",          "git_commit", "git_add",
-    "git_reset",  "git_log",           "git_create_branch", "git_checkout", "git_show",   "git_branch",
+    "git_status",        "git_diff_unstaged", "git_diff_staged", "git_diff",
+    "git_commit",        "git_add",           "git_reset",       "git_log",
+    "git_create_branch", "git_checkout",      "git_show",        "git_branch",
 };
 
 }  // namespace

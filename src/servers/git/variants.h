@@ -22,8 +22,8 @@ namespace sbx::servers::git {
 
 // How git_add stages paths other than ["."].
 enum class AddMode {
-  kChecked,     // today: paths checked inside the work tree, `git add -- …`
-  kIndexAdd,    // repo.index.add(files) for every list, ["."] included
+  kChecked,       // today: paths checked inside the work tree, `git add -- …`
+  kIndexAdd,      // repo.index.add(files) for every list, ["."] included
   kDotThenIndex,  // ["."] → `git add .`, anything else repo.index.add(files)
 };
 

@@ -7,6 +7,7 @@
 // server.py at 669e95d, which is tag 2025.11.25's code; GitPython 3.1.43,
 // which those tags' uv.lock pins) and git 2.39's own messages.
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "servers/git/test_support.h"
 #include "servers/test_support/tool_list.h"
@@ -46,13 +47,16 @@ class VariantTest : public GitTest {
     ASSERT_EQ(tools.size(), count);
     // Exact JSON, key order included; SDK 1.1.0 had no titles or annotations.
     ASSERT_NO_FATAL_FAILURE(test_support::ExpectToolsMatch(
-        tools, (*ref)["tools"], {.exact = {"inputSchema"}, .absent = {"outputSchema", "annotations", "title"}}));
+        tools, (*ref)["tools"],
+        {.exact = {"inputSchema"}, .absent = {"outputSchema", "annotations", "title"}}));
     EXPECT_EQ(init_reply_["result"]["serverInfo"]["name"], "mcp-git");
     // uv.lock of the tags (and Klavis's, installed with --locked): mcp 1.1.0.
     EXPECT_EQ(init_reply_["result"]["serverInfo"]["version"], "1.1.0");
   }
 
-  std::string Staged(const std::string& dir) { return Git(dir, {"diff", "--cached", "--name-only"}); }
+  std::string Staged(const std::string& dir) {
+    return Git(dir, {"diff", "--cached", "--name-only"});
+  }
 };
 
 TEST_F(VariantTest, ToolListsEqualTheReferences) {
@@ -71,12 +75,16 @@ TEST_F(VariantTest, PlainHeadersIn2025_1_14) {
   std::string dir = Scenario();
   Use("2025.1.14");
   const std::string second = Head(dir), first = Head(dir, "HEAD~1");
-  EXPECT_EQ(Ok("git_log", {{"repo_path", dir}}),
-            "Commit history:\nCommit: " + second +
-                "\nAuthor: Ann Author\nDate: 2023-11-14 18:13:20-05:00\nMessage: Add 'notes'\n\n\n"
-                "Commit: " + first + "\nAuthor: Ann Author\nDate: 2023-11-14 23:13:20+01:00\nMessage: Initial commit\n\n");
+  EXPECT_EQ(
+      Ok("git_log", {{"repo_path", dir}}),
+      "Commit history:\nCommit: " + second +
+          "\nAuthor: Ann Author\nDate: 2023-11-14 18:13:20-05:00\nMessage: Add 'notes'\n\n\n"
+          "Commit: " +
+          first +
+          "\nAuthor: Ann Author\nDate: 2023-11-14 23:13:20+01:00\nMessage: Initial commit\n\n");
   std::string show = Ok("git_show", {{"repo_path", dir}, {"revision", "HEAD"}});
-  const std::string header = "Commit: " + second + "\nAuthor: Ann Author\nDate: 2023-11-14 18:13:20-05:00\n"
+  const std::string header = "Commit: " + second +
+                             "\nAuthor: Ann Author\nDate: 2023-11-14 18:13:20-05:00\n"
                              "Message: Add 'notes'\n\n";
   ASSERT_EQ(show.substr(0, header.size()), header);
   // The patch part is the same code in every release.
@@ -94,16 +102,19 @@ TEST_F(VariantTest, LogIn2025_7_1IgnoresTimestamps) {
   std::string dir = Scenario();
   Use("2025.7.1");
   const std::string second = Head(dir), first = Head(dir, "HEAD~1");
-  const std::string want = "Commit history:\nCommit: '" + second +
-                           "'\nAuthor: <git.Actor \"Ann Author <ann@example.com>\">\nDate: 2023-11-14 18:13:20-05:00\n"
-                           "Message: \"Add 'notes'\\n\"\n\nCommit: '" + first +
-                           "'\nAuthor: <git.Actor \"Ann Author <ann@example.com>\">\nDate: 2023-11-14 23:13:20+01:00\n"
-                           "Message: 'Initial commit\\n'\n";
+  const std::string want =
+      "Commit history:\nCommit: '" + second +
+      "'\nAuthor: <git.Actor \"Ann Author <ann@example.com>\">\nDate: 2023-11-14 18:13:20-05:00\n"
+      "Message: \"Add 'notes'\\n\"\n\nCommit: '" +
+      first +
+      "'\nAuthor: <git.Actor \"Ann Author <ann@example.com>\">\nDate: 2023-11-14 23:13:20+01:00\n"
+      "Message: 'Initial commit\\n'\n";
   EXPECT_EQ(Ok("git_log", {{"repo_path", dir}}), want);
   EXPECT_EQ(Ok("git_log", {{"repo_path", dir}, {"start_timestamp", "2099-01-01"}}), want);
   // Today's server filters by date.
   Use("");
-  EXPECT_EQ(Ok("git_log", {{"repo_path", dir}, {"start_timestamp", "2099-01-01"}}), "Commit history:\n");
+  EXPECT_EQ(Ok("git_log", {{"repo_path", dir}, {"start_timestamp", "2099-01-01"}}),
+            "Commit history:\n");
 }
 
 // Tag 2025.1.14, server.py git_diff_unstaged / git_diff: repo.git.diff()
@@ -111,20 +122,27 @@ TEST_F(VariantTest, LogIn2025_7_1IgnoresTimestamps) {
 TEST_F(VariantTest, NoContextLinesIn2025_1_14) {
   std::string dir = Scenario();
   Use("2025.1.14");
-  const std::string index = "index " + Git(dir, {"rev-parse", "--short=7", "HEAD:notes.txt"}) + ".." +
-                            Git(dir, {"hash-object", "notes.txt"}).substr(0, 7) + " 100644\n";
-  const std::string diff = "diff --git a/notes.txt b/notes.txt\n" + index + "--- a/notes.txt\n"
-                           "+++ b/notes.txt\n@@ -2,7 +2,7 @@ n1\n n2\n n3\n n4\n-n5\n+FIVE\n n6\n n7\n n8";
-  EXPECT_EQ(Ok("git_diff_unstaged", {{"repo_path", dir}, {"context_lines", 0}}), "Unstaged changes:\n" + diff);
+  const std::string index = "index " + Git(dir, {"rev-parse", "--short=7", "HEAD:notes.txt"}) +
+                            ".." + Git(dir, {"hash-object", "notes.txt"}).substr(0, 7) +
+                            " 100644\n";
+  const std::string diff =
+      "diff --git a/notes.txt b/notes.txt\n" + index +
+      "--- a/notes.txt\n"
+      "+++ b/notes.txt\n@@ -2,7 +2,7 @@ n1\n n2\n n3\n n4\n-n5\n+FIVE\n n6\n n7\n n8";
+  EXPECT_EQ(Ok("git_diff_unstaged", {{"repo_path", dir}, {"context_lines", 0}}),
+            "Unstaged changes:\n" + diff);
   // git_diff(repo, target) → repo.git.diff(target): the cmdline has no --unified.
   EXPECT_EQ(Err("git_diff", {{"repo_path", dir}, {"target", "nope"}}),
-            "Cmd('git') failed due to: exit code(128)\n  cmdline: git diff nope\n  stderr: 'fatal: ambiguous "
-            "argument 'nope': unknown revision or path not in the working tree.\nUse '--' to separate paths from "
+            "Cmd('git') failed due to: exit code(128)\n  cmdline: git diff nope\n  stderr: 'fatal: "
+            "ambiguous "
+            "argument 'nope': unknown revision or path not in the working tree.\nUse '--' to "
+            "separate paths from "
             "revisions, like this:\n'git <command> [<revision>...] -- [<file>...]''");
   Use("2025.7.1");
   EXPECT_EQ(Ok("git_diff_unstaged", {{"repo_path", dir}, {"context_lines", 0}}),
-            "Unstaged changes:\ndiff --git a/notes.txt b/notes.txt\n" + index + "--- a/notes.txt\n"
-            "+++ b/notes.txt\n@@ -5 +5 @@ n4\n-n5\n+FIVE");
+            "Unstaged changes:\ndiff --git a/notes.txt b/notes.txt\n" + index +
+                "--- a/notes.txt\n"
+                "+++ b/notes.txt\n@@ -5 +5 @@ n4\n-n5\n+FIVE");
 }
 
 // Before merge 9e5d5b8e (2025.12.17; so in 2025.7.1 and klavis) git_diff and
@@ -134,21 +152,27 @@ TEST_F(VariantTest, DiffAndCheckoutWithoutRevParse) {
   std::string dir = Scenario();
   Use("klavis");
   EXPECT_EQ(Err("git_diff", {{"repo_path", dir}, {"target", "nope"}}),
-            "Cmd('git') failed due to: exit code(128)\n  cmdline: git diff --unified=3 nope\n  stderr: 'fatal: "
-            "ambiguous argument 'nope': unknown revision or path not in the working tree.\nUse '--' to separate paths "
+            "Cmd('git') failed due to: exit code(128)\n  cmdline: git diff --unified=3 nope\n  "
+            "stderr: 'fatal: "
+            "ambiguous argument 'nope': unknown revision or path not in the working tree.\nUse "
+            "'--' to separate paths "
             "from revisions, like this:\n'git <command> [<revision>...] -- [<file>...]''");
-  EXPECT_EQ(Ok("git_diff", {{"repo_path", dir}, {"target", "README.md"}}), "Diff with README.md:\n");
+  EXPECT_EQ(Ok("git_diff", {{"repo_path", dir}, {"target", "README.md"}}),
+            "Diff with README.md:\n");
   EXPECT_EQ(Err("git_checkout", {{"repo_path", dir}, {"branch_name", "nope"}}),
-            "Cmd('git') failed due to: exit code(1)\n  cmdline: git checkout nope\n  stderr: 'error: pathspec 'nope' "
+            "Cmd('git') failed due to: exit code(1)\n  cmdline: git checkout nope\n  stderr: "
+            "'error: pathspec 'nope' "
             "did not match any file(s) known to git'");
   // A path: git checkout restores it from the index; upstream's text is the same.
-  EXPECT_EQ(Ok("git_checkout", {{"repo_path", dir}, {"branch_name", "notes.txt"}}), "Switched to branch 'notes.txt'");
+  EXPECT_EQ(Ok("git_checkout", {{"repo_path", dir}, {"branch_name", "notes.txt"}}),
+            "Switched to branch 'notes.txt'");
   EXPECT_EQ(Read("repo/notes.txt").substr(0, 15), "n1\nn2\nn3\nn4\nn5\n");
   // Kept in every variant (deliberate): a value git would read as an option.
   EXPECT_EQ(Err("git_checkout", {{"repo_path", dir}, {"branch_name", "-f"}}),
             "Ref 'Invalid branch name: '-f' - cannot start with '-'' did not resolve to an object");
   Use("");
-  EXPECT_EQ(Err("git_diff", {{"repo_path", dir}, {"target", "nope"}}), "Ref 'nope' did not resolve to an object");
+  EXPECT_EQ(Err("git_diff", {{"repo_path", dir}, {"target", "nope"}}),
+            "Ref 'nope' did not resolve to an object");
 }
 
 // Before ae40ec23 (2026.3.15) git_show, git_create_branch and git_branch
@@ -158,13 +182,15 @@ TEST_F(VariantTest, NoLateDashGuards) {
   std::string dir = Scenario();
   Use("klavis");
   // Repo.commit(rev) = rev_parse(rev + "^0") → name_to_object: BadName(name).
-  EXPECT_EQ(Err("git_show", {{"repo_path", dir}, {"revision", "-x"}}), "Ref '-x' did not resolve to an object");
+  EXPECT_EQ(Err("git_show", {{"repo_path", dir}, {"revision", "-x"}}),
+            "Ref '-x' did not resolve to an object");
   EXPECT_EQ(Ok("git_create_branch", {{"repo_path", dir}, {"branch_name", "-dash"}}),
             "Created branch '-dash' from 'main'");
   EXPECT_EQ(Git(dir, {"rev-parse", "refs/heads/-dash"}), Head(dir));
   // repo.git.branch(None, "--contains", "-x", None)
   EXPECT_EQ(Err("git_branch", {{"repo_path", dir}, {"branch_type", "local"}, {"contains", "-x"}}),
-            "Cmd('git') failed due to: exit code(129)\n  cmdline: git branch --contains -x\n  stderr: 'error: "
+            "Cmd('git') failed due to: exit code(129)\n  cmdline: git branch --contains -x\n  "
+            "stderr: 'error: "
             "malformed object name -x'");
   Use("");
   EXPECT_EQ(Err("git_show", {{"repo_path", dir}, {"revision", "-x"}}),
@@ -198,7 +224,8 @@ TEST_F(VariantTest, AddThroughTheIndex) {
             "[Errno 2] No such file or directory: 'missing.txt'");
   Use("");
   EXPECT_EQ(Err("git_add", {{"repo_path", dir}, {"files", {"missing.txt"}}}),
-            "Cmd('git') failed due to: exit code(128)\n  cmdline: git add -- missing.txt\n  stderr: 'fatal: pathspec "
+            "Cmd('git') failed due to: exit code(128)\n  cmdline: git add -- missing.txt\n  "
+            "stderr: 'fatal: pathspec "
             "'missing.txt' did not match any files'");
 }
 
@@ -215,18 +242,30 @@ TEST_F(VariantTest, InitIn2025_7_1) {
   ASSERT_EQ(::stat((root_ + "/fresh").c_str(), &st), 0);
   EXPECT_EQ(st.st_mode & 0777, 0755u);
   EXPECT_EQ(Ok("git_status", {{"repo_path", root_ + "/fresh/sub"}}),
-            "Repository status:\nOn branch master\n\nNo commits yet\n\nnothing to commit (create/copy files and use "
+            "Repository status:\nOn branch master\n\nNo commits yet\n\nnothing to commit "
+            "(create/copy files and use "
             "\"git add\" to track)");
   // An existing repository: git reinitialises, the text is GitPython's.
-  EXPECT_EQ(Ok("git_init", {{"repo_path", root_ + "/repo"}}), "Initialized empty Git repository in " + root_ + "/repo/.git");
+  EXPECT_EQ(Ok("git_init", {{"repo_path", root_ + "/repo"}}),
+            "Initialized empty Git repository in " + root_ + "/repo/.git");
   EXPECT_EQ(Ok("git_init", {{"repo_path", "file.txt"}}),
             "Error initializing repository: [Errno 20] Not a directory: '" + root_ + "/file.txt'");
-  EXPECT_EQ(Ok("git_init", {{"repo_path", "file.txt/a/b"}}),
-            "Error initializing repository: [Errno 20] Not a directory: '" + root_ + "/file.txt/a'");
+  EXPECT_EQ(
+      Ok("git_init", {{"repo_path", "file.txt/a/b"}}),
+      "Error initializing repository: [Errno 20] Not a directory: '" + root_ + "/file.txt/a'");
   // Confinement (deliberate): refused like every tool's repo_path.
-  EXPECT_EQ(Err("git_init", {{"repo_path", outside_ + "/new"}}),
-            "Repository path '" + outside_ + "/new' is outside the allowed repository '" + root_ + "'");
+  EXPECT_EQ(
+      Err("git_init", {{"repo_path", outside_ + "/new"}}),
+      "Repository path '" + outside_ + "/new' is outside the allowed repository '" + root_ + "'");
   EXPECT_FALSE(Exists(outside_ + "/new"));
+  // Through a link inside the root that leads out: refused, nothing made.
+  ASSERT_EQ(::symlink(outside_.c_str(), (root_ + "/out").c_str()), 0);
+  EXPECT_EQ(Err("git_init", {{"repo_path", "out/new"}}),
+            "Repository path 'out/new' is outside the allowed repository '" + root_ + "'");
+  EXPECT_EQ(Err("git_init", {{"repo_path", "out"}}),
+            "Repository path 'out' is outside the allowed repository '" + root_ + "'");
+  EXPECT_FALSE(Exists(outside_ + "/new"));
+  EXPECT_FALSE(Exists(outside_ + "/.git"));
   Use("");
   // Today's server has no git_init (the MCP core's unknown-tool error).
   EXPECT_EQ(Err("git_init", {{"repo_path", "x"}}), "MCP error -32602: Tool git_init not found");
