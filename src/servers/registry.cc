@@ -62,7 +62,7 @@ const std::map<std::string, Entry, std::less<>>& Entries() {
       {"code-runner", {BuildWith<code_runner::OptionsFromSettings, code_runner::MakeServer>, {}}},
       {"terminal", {BuildWith<terminal::OptionsFromSettings, terminal::MakeServer>, {}}},
       {"localmemory", {BuildWith<localmemory::OptionsFromSettings, localmemory::MakeServer>, {}}},
-      {"git", {BuildWith<git::OptionsFromSettings, git::MakeServer>, {}}},
+      {"git", {BuildWith<git::OptionsFromSettings, git::MakeServer>, {"2025.7.1", "2025.1.14", "klavis"}}},
       {"desktop-commander",
        {BuildWith<desktop_commander::OptionsFromSettings, desktop_commander::MakeServer>, {}}},
       {"code-executor", {BuildWith<code_executor::OptionsFromSettings, code_executor::MakeServer>, {}}},

@@ -38,6 +38,10 @@ struct Options {
   std::string home = "/root";
   // The git executable.
   std::string git_binary = "/usr/bin/git";
+  // The upstream surface presented (variants.h): "" = today's mcp-server-git,
+  // else "2025.7.1", "2025.1.14" or "klavis". Set by the registry from the
+  // settings' "variant" key, not by OptionsFromSettings.
+  std::string variant;
 };
 
 // Settings object keys: workspace_root, timeout_seconds, max_output_bytes,

@@ -243,7 +243,10 @@ void Repository::Discover(const std::string& epath) {
   }
 }
 
-std::vector<std::string> Repository::Environment() const {
+namespace {
+
+// The environment of every git command but the repository's location.
+std::vector<std::string> BaseEnvironment(const Options& options_) {
   std::vector<std::string> env;
   for (auto& e : process::DefaultEnvironment())
     if (e.rfind("HOME=", 0) != 0) env.push_back(e);
@@ -259,6 +262,49 @@ std::vector<std::string> Repository::Environment() const {
   env.push_back("GIT_TRACE2_PERF=0");
   env.push_back("GIT_PAGER=cat");
   env.push_back("GIT_EDITOR=:");
+  return env;
+}
+
+// Runs git with the protective options in the directory `cwd_fd`.
+GitOutput RunGit(const Options& options_, int cwd_fd, const std::vector<std::string>& args,
+                 std::vector<std::string> env, const std::string& input, const std::function<bool()>& cancelled) {
+  process::Spec spec;
+  spec.argv.push_back(options_.git_binary);
+  spec.argv.insert(spec.argv.end(), kProtectiveOptions.begin(), kProtectiveOptions.end());
+  spec.argv.insert(spec.argv.end(), args.begin(), args.end());
+  spec.env = std::move(env);
+  // The directory checked by the caller, by descriptor: a path swapped for
+  // a link after the check cannot redirect git.
+  spec.cwd = "/proc/self/fd/" + std::to_string(cwd_fd);
+  process::RunOptions run;
+  run.input = input;
+  run.timeout = options_.timeout;
+  run.max_output = options_.max_output_bytes;
+  run.cancelled = cancelled;
+  auto result = process::Run(spec, run);
+  if (!result) Fail("git could not be started: " + result.error().message);
+  const std::string what = "git " + (args.empty() ? std::string() : args[0]);
+  if (result->cancelled) Fail(what + " was cancelled");
+  if (result->timed_out)
+    Fail(what + " did not finish within " + FormatSeconds(options_.timeout) +
+         " seconds (the server's timeout_seconds setting) and was stopped");
+  GitOutput out;
+  out.status = result->exit.signal ? -result->exit.signal : result->exit.code;
+  out.out = std::move(result->out);
+  out.err = std::move(result->err);
+  out.truncated = result->truncated;
+  return out;
+}
+
+}  // namespace
+
+GitOutput RunGitInDirectory(const Options& options, int dir_fd, const std::vector<std::string>& args,
+                            const std::function<bool()>& cancelled) {
+  return RunGit(options, dir_fd, args, BaseEnvironment(options), "", cancelled);
+}
+
+std::vector<std::string> Repository::Environment() const {
+  std::vector<std::string> env = BaseEnvironment(options_);
   // The repository found above, explicitly: no discovery, no core.worktree
   // redirecting the work tree, no .git file pointing elsewhere.
   if (working_tree_) {
@@ -279,32 +325,7 @@ std::vector<std::string> Repository::Environment() const {
 
 GitOutput Repository::Run(const std::vector<std::string>& args, const std::string& input) const {
   if (!filters_disarmed_ && ReadsWorkTree(args)) DisarmFilters();
-  process::Spec spec;
-  spec.argv.push_back(options_.git_binary);
-  spec.argv.insert(spec.argv.end(), kProtectiveOptions.begin(), kProtectiveOptions.end());
-  spec.argv.insert(spec.argv.end(), args.begin(), args.end());
-  spec.env = Environment();
-  // The directory checked above, by descriptor: a path swapped for a link
-  // after the check cannot redirect git.
-  spec.cwd = "/proc/self/fd/" + std::to_string(cwd_fd_.get());
-  process::RunOptions run;
-  run.input = input;
-  run.timeout = options_.timeout;
-  run.max_output = options_.max_output_bytes;
-  run.cancelled = cancelled_;
-  auto result = process::Run(spec, run);
-  if (!result) Fail("git could not be started: " + result.error().message);
-  const std::string what = "git " + (args.empty() ? std::string() : args[0]);
-  if (result->cancelled) Fail(what + " was cancelled");
-  if (result->timed_out)
-    Fail(what + " did not finish within " + FormatSeconds(options_.timeout) +
-         " seconds (the server's timeout_seconds setting) and was stopped");
-  GitOutput out;
-  out.status = result->exit.signal ? -result->exit.signal : result->exit.code;
-  out.out = std::move(result->out);
-  out.err = std::move(result->err);
-  out.truncated = result->truncated;
-  return out;
+  return RunGit(options_, cwd_fd_.get(), args, Environment(), input, cancelled_);
 }
 
 std::string Repository::Call(const std::vector<std::string>& args, const std::vector<std::string>& shown,

@@ -95,6 +95,12 @@ class Repository {
   mutable std::optional<std::vector<ConfigEntry>> config_;
 };
 
+// Runs `git <protective options> <args>` in the directory `dir_fd` (checked
+// by the caller) with no repository named: for git init, which makes one
+// there. Throws ToolFailure as Repository::Run does.
+GitOutput RunGitInDirectory(const Options& options, int dir_fd, const std::vector<std::string>& args,
+                            const std::function<bool()>& cancelled);
+
 // GitCommandError's text for a failed command (exposed for tests).
 std::string GitCommandErrorText(const std::vector<std::string>& cmdline, int status, const std::string& out,
                                 const std::string& err);

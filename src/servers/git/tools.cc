@@ -1,5 +1,6 @@
-// Registration of the 12 tools: schemas from tool_schemas, bodies from
-// tools_inspect / tools_change, titles and descriptions our own.
+// Registration of the tools: schemas from tool_schemas (and variants for
+// the pinned releases), bodies from tools_inspect / tools_change / init,
+// titles and descriptions our own.
 #include <functional>
 
 #include "servers/git/failure.h"
@@ -7,6 +8,7 @@
 #include "servers/git/repository.h"
 #include "servers/git/tool_schemas.h"
 #include "servers/git/tools_internal.h"
+#include "servers/git/variants.h"
 
 namespace sbx::servers::git {
 namespace {
@@ -68,24 +70,43 @@ const Spec kTools[] = {
      "List branches: branch_type 'local', 'remote' or 'all'; contains / not_contains keep only branches that "
      "do / do not contain that commit (leave them out otherwise).",
      tools::Branch},
+    // 2025.7.1 only; runs before any repository is opened (tools::Init).
+    {"git_init", "Create a repository",
+     "Create an empty git repository at repo_path (its directories are made as needed; an existing repository "
+     "is reinitialised).",
+     nullptr},
 };
+
+const Spec& SpecOf(const std::string& name) {
+  for (const Spec& spec : kTools)
+    if (name == spec.name) return spec;
+  return kTools[0];  // unreachable: ToolNames lists names of kTools only
+}
 
 }  // namespace
 
 std::shared_ptr<const mcp::ServerDefinition> MakeServer(const Options& options) {
   std::vector<mcp::Tool> tools;
-  for (const Spec& spec : kTools) {
+  const std::string& variant = options.variant;
+  for (const std::string& name : ToolNames(variant)) {
+    const Spec& spec = SpecOf(name);
     mcp::Tool t;
     t.name = spec.name;
-    t.title = spec.title;
     t.description = spec.description;
-    t.input_schema = InputSchema(spec.name);
-    t.annotations = Annotations(spec.name);
+    t.input_schema = VariantInputSchema(variant, spec.name);
+    // The releases on MCP SDK 1.1.0 list neither titles nor annotations.
+    if (HasAnnotations(variant)) {
+      t.title = spec.title;
+      t.annotations = Annotations(spec.name);
+    }
     Body body = spec.body;
     t.handler = [options, body](const Json& args, const mcp::ToolContext& ctx) {
       try {
+        const std::string repo_path = args.at("repo_path").get<std::string>();
+        auto cancelled = [&ctx] { return ctx.cancelled(); };
+        if (!body) return mcp::ToolResult::Text(tools::Init(options, repo_path, cancelled));
         // call_tool: the repository is opened (and confined) before any tool runs.
-        Repository repo(options, args.at("repo_path").get<std::string>(), [&ctx] { return ctx.cancelled(); });
+        Repository repo(options, repo_path, cancelled);
         return mcp::ToolResult::Text(body(repo, args));
       } catch (const ToolFailure& failure) {
         return mcp::ToolResult::Error(failure.message);
@@ -95,7 +116,7 @@ std::shared_ptr<const mcp::ServerDefinition> MakeServer(const Options& options) 
   }
   // upstream: Server("mcp-git"); the Python SDK reports its own version
   // (mcp 1.28.1 in upstream's uv.lock) as the server version.
-  auto server = std::make_shared<mcp::ServerDefinition>(mcp::ServerInfo{"mcp-git", "1.28.1", "", ""},
+  auto server = std::make_shared<mcp::ServerDefinition>(mcp::ServerInfo{"mcp-git", ServerVersion(variant), "", ""},
                                                        std::move(tools));
   // The Python SDK's low-level Server advertises what has handlers, with
   // an empty experimental object first and listChanged spelled out.

@@ -13,6 +13,7 @@
 #include "servers/git/refs.h"
 #include "servers/git/rev_parse.h"
 #include "servers/git/tools_internal.h"
+#include "servers/git/variants.h"
 
 namespace sbx::servers::git::tools {
 namespace {
@@ -124,6 +125,11 @@ std::string Commit(Repository& repo, const Json& args) {
 std::string Add(Repository& repo, const Json& args) {
   std::vector<std::string> files;
   for (const auto& f : args.at("files")) files.push_back(f.get<std::string>());
+  const AddMode mode = BehaviourOf(repo.options().variant).add;
+  if (mode == AddMode::kIndexAdd || (mode == AddMode::kDotThenIndex && files != std::vector<std::string>{"."})) {
+    IndexAdd(repo, files);
+    return "Files staged successfully";
+  }
   if (files.size() == 1 && files[0] == ".") {
       repo.Call({"add", "--", "."}, {"add", "."});
     return "Files staged successfully";
@@ -164,8 +170,12 @@ std::string Reset(Repository& repo, const Json&) {
 std::string CreateBranch(Repository& repo, const Json& args) {
   const std::string name = args.at("branch_name").get<std::string>();
   auto base_branch = OptionalString(args, "base_branch");
-  RefuseDash("branch name", name);
-  if (base_branch && !base_branch->empty()) RefuseDash("base branch", *base_branch);
+  // Before 2026.3.15 no guard: the name reaches git only as refs/heads/<name>
+  // and the base is looked up among the refs, so neither is an option.
+  if (BehaviourOf(repo.options().variant).late_dash_guards) {
+    RefuseDash("branch name", name);
+    if (base_branch && !base_branch->empty()) RefuseDash("base branch", *base_branch);
+  }
   std::string base;
   if (base_branch && !base_branch->empty()) {
     for (const auto& path : ListReferences(repo)) {
@@ -202,9 +212,17 @@ std::string CreateBranch(Repository& repo, const Json& args) {
 // git_checkout: the '-' guard, repo.rev_parse(branch_name), git checkout.
 std::string Checkout(Repository& repo, const Json& args) {
   const std::string name = args.at("branch_name").get<std::string>();
+  // Kept in every variant: before 2025.12.17 upstream handed such a value to
+  // git checkout as an option.
   RefuseDash("branch name", name);
-  RevParse(repo, name);
-  repo.Call({"checkout", name, "--"}, {"checkout", name});
+  if (BehaviourOf(repo.options().variant).checked_refs) {
+    RevParse(repo, name);
+    repo.Call({"checkout", name, "--"}, {"checkout", name});
+  } else {
+    // Before the rev_parse check git decides: a branch (remote-tracking
+    // names create one), a commit, or else a path restored from the index.
+    repo.Call({"checkout", name});
+  }
   return "Switched to branch '" + name + "'";
 }
 

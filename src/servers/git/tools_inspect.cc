@@ -9,6 +9,7 @@
 #include "servers/git/refs.h"
 #include "servers/git/rev_parse.h"
 #include "servers/git/tools_internal.h"
+#include "servers/git/variants.h"
 
 namespace sbx::servers::git::tools {
 namespace {
@@ -17,7 +18,28 @@ namespace {
 // config or attributes (external diff drivers, textconv filters).
 const std::vector<std::string> kSafeDiff = {"--no-ext-diff", "--no-textconv"};
 
-std::string Unified(const Json& args) { return "--unified=" + PyFormat(args.value("context_lines", Json(3))); }
+const Behaviour& Of(const Repository& repo) { return BehaviourOf(repo.options().variant); }
+
+// The diff options before any revision: --unified=N, unless the release
+// had no context_lines (2025.1.14 ran a plain `git diff`).
+std::vector<std::string> DiffHead(const Repository& repo, const Json& args, std::vector<std::string> rest = {}) {
+  std::vector<std::string> shown = {"diff"};
+  if (Of(repo).context_lines) shown.push_back("--unified=" + PyFormat(args.value("context_lines", Json(3))));
+  shown.insert(shown.end(), rest.begin(), rest.end());
+  return shown;
+}
+
+// The header git_log (no timestamps) and git_show print for a commit: repr()
+// of hexsha, author and message since 2025.5.12 (and of the date in
+// git_show); before, str(): the bare hexsha, the author's name, the message.
+std::string CommitHeader(const Repository& repo, const CommitInfo& c, bool date_repr) {
+  if (!Of(repo).repr_headers)
+    return "Commit: " + c.sha + "\nAuthor: " + c.author.name + "\nDate: " + py::DateTimeStr(c.authored) +
+           "\nMessage: " + c.message + "\n";
+  return "Commit: " + py::Repr(c.sha) + "\nAuthor: " + ActorRepr(c.author) +
+         "\nDate: " + (date_repr ? py::DateTimeRepr(c.authored) : py::DateTimeStr(c.authored)) +
+         "\nMessage: " + py::Repr(c.message) + "\n";
+}
 
 std::vector<std::string> Concat(std::vector<std::string> a, const std::vector<std::string>& b) {
   a.insert(a.end(), b.begin(), b.end());
@@ -71,36 +93,47 @@ std::string Status(Repository& repo, const Json&) {
 
 // git_diff_unstaged: repo.git.diff(f"--unified={context_lines}")
 std::string DiffUnstaged(Repository& repo, const Json& args) {
-  std::vector<std::string> shown = {"diff", Unified(args)};
+  std::vector<std::string> shown = DiffHead(repo, args);
   return "Unstaged changes:\n" + repo.Call(Concat(shown, kSafeDiff), shown);
 }
 
 // git_diff_staged: repo.git.diff(f"--unified={context_lines}", "--cached")
 std::string DiffStaged(Repository& repo, const Json& args) {
-  std::vector<std::string> shown = {"diff", Unified(args), "--cached"};
+  std::vector<std::string> shown = DiffHead(repo, args, {"--cached"});
   return "Staged changes:\n" + repo.Call(Concat(shown, kSafeDiff), shown);
 }
 
 // git_diff: the '-' guard, repo.rev_parse(target), repo.git.diff(…, target)
 std::string Diff(Repository& repo, const Json& args) {
   const std::string target = args.at("target").get<std::string>();
+  // Kept in every variant: before 2025.12.17 upstream handed such a value
+  // to git as an option (--output=<file> writes anywhere).
   RefuseDash("target", target);
-  RevParse(repo, target);
-  std::vector<std::string> shown = {"diff", Unified(args), target};
-  // "--" after the revision: git reads it as a revision, never as a path.
-  return "Diff with " + target + ":\n" + repo.Call(Concat(Concat(shown, kSafeDiff), {"--"}), shown);
+  std::vector<std::string> shown = DiffHead(repo, args, {target});
+  if (Of(repo).checked_refs) {
+    RevParse(repo, target);
+    // "--" after the revision: git reads it as a revision, never as a path.
+    return "Diff with " + target + ":\n" + repo.Call(Concat(Concat(shown, kSafeDiff), {"--"}), shown);
+  }
+  // Before the rev_parse check, git decides: a revision, or else a path
+  // (the diff of that file), or its "ambiguous argument" error. Without
+  // "--", git wants every option before the target.
+  return "Diff with " + target + ":\n" + repo.Call(Concat(Concat(DiffHead(repo, args), kSafeDiff), {target}), shown);
 }
 
 // git_log: with a timestamp, `git log --since/--until --format=…` cut into
 // groups of four lines; without, repo.iter_commits() printed with repr().
 std::string Log(Repository& repo, const Json& args) {
   const double max_count = AsNumber(args.value("max_count", Json(10)));
-  auto start = OptionalString(args, "start_timestamp");
-  auto end = OptionalString(args, "end_timestamp");
+  // Releases before 09adff0b (2025.8.25) do not read these arguments.
+  auto start = Of(repo).timestamps ? OptionalString(args, "start_timestamp") : std::nullopt;
+  auto end = Of(repo).timestamps ? OptionalString(args, "end_timestamp") : std::nullopt;
   std::vector<std::string> entries;
   if ((start && !start->empty()) || (end && !end->empty())) {
-    if (start && !start->empty()) RefuseDash("start_timestamp", *start, false);
-    if (end && !end->empty()) RefuseDash("end_timestamp", *end, false);
+    // Before the guards (2026.3.15) the value still reached git as the
+    // argument of --since / --until, never as an option of its own.
+    if (start && !start->empty() && Of(repo).late_dash_guards) RefuseDash("start_timestamp", *start, false);
+    if (end && !end->empty() && Of(repo).late_dash_guards) RefuseDash("end_timestamp", *end, false);
     std::vector<std::string> shown = {"log"};
     if (start && !start->empty()) shown.insert(shown.end(), {"--since", *start});
     if (end && !end->empty()) shown.insert(shown.end(), {"--until", *end});
@@ -121,9 +154,7 @@ std::string Log(Repository& repo, const Json& args) {
       std::string sha = line.substr(0, line.find(' '));
       if (!sha.empty()) shas.push_back(sha);
     }
-    for (const auto& c : ReadCommits(repo, shas))
-      entries.push_back("Commit: " + py::Repr(c.sha) + "\nAuthor: " + ActorRepr(c.author) +
-                        "\nDate: " + py::DateTimeStr(c.authored) + "\nMessage: " + py::Repr(c.message) + "\n");
+    for (const auto& c : ReadCommits(repo, shas)) entries.push_back(CommitHeader(repo, c, false));
   }
   std::string text = "Commit history:\n";
   for (std::size_t i = 0; i < entries.size(); ++i) text += (i ? "\n" : "") + entries[i];
@@ -134,15 +165,16 @@ std::string Log(Repository& repo, const Json& args) {
 // of parent.diff(commit, create_patch=True) (or against the empty tree).
 std::string Show(Repository& repo, const Json& args) {
   const std::string revision = args.at("revision").get<std::string>();
-  RefuseDash("revision", revision);
+  // Before 2026.3.15 the value went straight to GitPython's rev_parse (which
+  // reads refs itself: no git option), failing there.
+  if (Of(repo).late_dash_guards) RefuseDash("revision", revision);
   ObjectHeader obj = RevParse(repo, revision + "^0");
   if (obj.type != "commit") {
     std::string cls = obj.type == "submodule" ? "Submodule" : ObjectClassName(obj.type);
     Fail("'" + cls + "' object has no attribute 'author'");
   }
   CommitInfo c = ReadCommits(repo, {obj.sha})[0];
-  std::string text = "Commit: " + py::Repr(c.sha) + "\nAuthor: " + ActorRepr(c.author) +
-                     "\nDate: " + py::DateTimeRepr(c.authored) + "\nMessage: " + py::Repr(c.message) + "\n";
+  std::string text = CommitHeader(repo, c, true);
   std::vector<std::string> args_list;
   if (!c.parents.empty()) args_list = {"diff-tree", c.parents[0], c.sha, "-r"};
   else args_list = {"diff-tree", c.sha, "--root", "-r"};
@@ -165,8 +197,10 @@ std::string Branch(Repository& repo, const Json& args) {
   const std::string type = args.at("branch_type").get<std::string>();
   auto contains = OptionalString(args, "contains");
   auto not_contains = OptionalString(args, "not_contains");
-  if (contains) RefuseDash("contains value", *contains);
-  if (not_contains) RefuseDash("not_contains value", *not_contains);
+  // Before 2026.3.15 these reached git only as the argument of --contains /
+  // --no-contains, which git takes whatever it starts with.
+  if (contains && Of(repo).late_dash_guards) RefuseDash("contains value", *contains);
+  if (not_contains && Of(repo).late_dash_guards) RefuseDash("not_contains value", *not_contains);
   std::vector<std::string> cmd = {"branch"};
   if (type == "remote") cmd.push_back("-r");
   else if (type == "all") cmd.push_back("-a");

@@ -4,7 +4,10 @@
 // throws ToolFailure with upstream's error text.
 #pragma once
 
+#include <functional>
+#include <optional>
 #include <string>
+#include <vector>
 
 #include "core/json.h"
 #include "servers/git/repository.h"
@@ -26,6 +29,13 @@ std::string Add(Repository& repo, const Json& args);
 std::string Reset(Repository& repo, const Json& args);
 std::string CreateBranch(Repository& repo, const Json& args);
 std::string Checkout(Repository& repo, const Json& args);
+
+// git_init (2025.7.1, init.cc): no repository is opened first.
+std::string Init(const Options& options, const std::string& repo_path, const std::function<bool()>& cancelled);
+
+// GitPython's IndexFile.add(files) as releases before 2025.12.29 call it
+// (index_add.cc).
+void IndexAdd(Repository& repo, const std::vector<std::string>& files);
 
 // An argument as Python's f"{value}" prints it (int, float, str, None).
 std::string PyFormat(const Json& value);
