@@ -134,6 +134,36 @@ std::string ReplaceInvalid(std::string_view bytes);
 std::u16string ToUtf16(std::string_view utf8);
 std::string FromUtf16(std::u16string_view utf16, Surrogates surrogates = Surrogates::kReject);
 
+// The number of code points in `s`: its bytes that do not continue a
+// sequence (for well-formed text, its length in characters as Python counts).
+inline std::size_t CountCodePoints(std::string_view s) {
+  std::size_t n = 0;
+  for (unsigned char b : s) n += (b & 0xC0) != 0x80;
+  return n;
+}
+
+// The first index at or after `i` whose byte does not continue a sequence:
+// cutting there keeps the characters after it whole.
+inline std::size_t NextBoundary(std::string_view s, std::size_t i) {
+  while (i < s.size() && (static_cast<unsigned char>(s[i]) & 0xC0) == 0x80) ++i;
+  return i;
+}
+
+// Drops a multi-byte sequence that the end of `s` cuts short (output capped
+// at a byte count), so a reader decoding it strictly does not fail.
+inline void DropIncompleteTail(std::string& s) {
+  std::size_t i = s.size();
+  std::size_t continuation = 0;
+  while (i > 0 && continuation < 3 && (static_cast<unsigned char>(s[i - 1]) & 0xC0) == 0x80) {
+    --i;
+    ++continuation;
+  }
+  if (i == 0) return;
+  auto lead = static_cast<unsigned char>(s[i - 1]);
+  std::size_t needed = lead >= 0xF0 ? 3 : lead >= 0xE0 ? 2 : lead >= 0xC0 ? 1 : 0;
+  if (needed > continuation) s.resize(i - 1);
+}
+
 inline bool IsWellFormed(std::string_view s) {
   std::size_t i = 0;
   while ((i = AsciiRunEnd(s, i)) < s.size()) {

@@ -2,6 +2,8 @@
 
 #include <cmath>
 
+#include "core/utf8.h"
+
 namespace sbx::mcp {
 namespace {
 
@@ -110,8 +112,7 @@ class Validator {
 
   void CheckString(const Json& schema, const Json& v, const Json& path) {
     // zod counts UTF-16 code units; code points are the close, honest measure.
-    std::size_t n = 0;
-    for (unsigned char c : v.get_ref<const std::string&>()) n += (c & 0xC0) != 0x80;
+    std::size_t n = utf8::CountCodePoints(v.get_ref<const std::string&>());
     if (schema.contains("minLength") && n < schema["minLength"].get<std::size_t>())
       Add("Too small: expected string to have >=" + NumberText(schema["minLength"]) + " characters", path);
     if (schema.contains("maxLength") && n > schema["maxLength"].get<std::size_t>())

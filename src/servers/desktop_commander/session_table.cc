@@ -11,6 +11,7 @@
 #include <cerrno>
 #include <cmath>
 
+#include "core/utf8.h"
 #include "js_text/date.h"
 #include "js_text/number.h"
 #include "js_text/string.h"
@@ -30,9 +31,7 @@ void SetNonBlocking(int fd) {
 // Keeps the newest `max` bytes, cut at a character boundary.
 void KeepTail(std::string& s, std::size_t max) {
   if (s.size() <= max) return;
-  std::size_t cut = s.size() - max;
-  while (cut < s.size() && (static_cast<unsigned char>(s[cut]) & 0xC0) == 0x80) ++cut;
-  s.erase(0, cut);
+  s.erase(0, utf8::NextBoundary(s, s.size() - max));
 }
 
 bool SamePid(const Session& s, double pid) { return static_cast<double>(s.pid) == pid; }

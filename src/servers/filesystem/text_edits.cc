@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdint>
 
+#include "core/utf8.h"
 #include "js_text/string.h"
 #include "servers/filesystem/limits.h"
 #include "servers/filesystem/line_diff.h"
@@ -35,12 +36,7 @@ std::string Join(const std::vector<std::string>& lines) {
 }
 
 // Length in UTF-16 units of a run of JS white space (all in the BMP).
-long Width(std::string_view ws) {
-  long n = 0;
-  for (unsigned char b : ws)
-    if ((b & 0xC0) != 0x80) ++n;
-  return n;
-}
+long Width(std::string_view ws) { return static_cast<long>(utf8::CountCodePoints(ws)); }
 
 }  // namespace
 

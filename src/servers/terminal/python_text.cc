@@ -28,12 +28,7 @@ std::string Repr(std::string_view utf8) {
   return ::sbx::py::ReprCodePoints(code_points);
 }
 
-std::size_t Length(std::string_view utf8) {
-  std::size_t n = 0;
-  for (unsigned char b : utf8)
-    if ((b & 0xC0) != 0x80) ++n;
-  return n;
-}
+std::size_t Length(std::string_view utf8) { return utf8::CountCodePoints(utf8); }
 
 std::string_view Strip(std::string_view utf8) {
   std::size_t begin = 0;

@@ -6,6 +6,7 @@
 #include <cerrno>
 #include <cstring>
 
+#include "core/utf8.h"
 #include "servers/process/process.h"
 #include "servers/terminal/python_text.h"
 
@@ -78,23 +79,6 @@ std::string SpawnFailure(const Error& error, const std::string& argv0) {
   }
   return error.message;
 }
-
-// Output cut at the size bound may end inside a character: drop that
-// partial character rather than report a decoding error upstream would
-// not have seen.
-void TrimPartialCharacter(std::string& s) {
-  std::size_t i = s.size();
-  std::size_t back = 0;
-  while (i > 0 && back < 3 && (static_cast<unsigned char>(s[i - 1]) & 0xC0) == 0x80) {
-    --i;
-    ++back;
-  }
-  if (i == 0) return;
-  auto lead = static_cast<unsigned char>(s[i - 1]);
-  std::size_t need = lead >= 0xF0 ? 3 : lead >= 0xE0 ? 2 : lead >= 0xC0 ? 1 : 0;
-  if (need > back) s.resize(i - 1);
-}
-
 }  // namespace
 
 Json ErrorBlock(std::string text) { return Json{{"type", "text"}, {"text", std::move(text)}, {"error", true}}; }
@@ -127,8 +111,11 @@ Json RunPlan(const Options& options, const Plan& plan, const mcp::ToolContext& c
     return Json::array(
         {ErrorBlock("Error: Command timed out after " + std::to_string(options.command_timeout) + " seconds")});
   if (result->truncated) {
-    if (result->out.size() >= kMaxOutputBytes) TrimPartialCharacter(result->out);
-    if (result->err.size() >= kMaxOutputBytes) TrimPartialCharacter(result->err);
+    // Output cut at the size bound may end inside a character: drop that
+    // partial character rather than report a decoding error upstream would
+    // not have seen.
+    if (result->out.size() >= kMaxOutputBytes) utf8::DropIncompleteTail(result->out);
+    if (result->err.size() >= kMaxOutputBytes) utf8::DropIncompleteTail(result->err);
   }
   // Text mode decodes stdout, then stderr, strictly.
   for (const std::string* stream : {&result->out, &result->err})
