@@ -309,8 +309,8 @@ void MakeDirectories(const Target& target) {
   }
 }
 
-void MoveTarget(const Target& source, const Target& destination) {
-  if (destination.exists) throw FsError("Destination already exists: " + destination.path);
+void MoveTarget(const Target& source, const Target& destination, bool replace) {
+  if (destination.exists && !replace) throw FsError("Destination already exists: " + destination.path);
   CheckLength(destination.path, "lstat");
   if (source.path.size() >= PATH_MAX)
     ThrowErrno(ENAMETOOLONG, "rename", source.path, destination.path);
@@ -319,7 +319,7 @@ void MoveTarget(const Target& source, const Target& destination) {
   if (err) ThrowErrno(err, "rename", source.path, destination.path);
   const std::string& dst_name = destination.rest.back();
   struct stat st;
-  if (::fstatat(dst_dir.get(), dst_name.c_str(), &st, AT_SYMLINK_NOFOLLOW) == 0)
+  if (!replace && ::fstatat(dst_dir.get(), dst_name.c_str(), &st, AT_SYMLINK_NOFOLLOW) == 0)
     throw FsError("Destination already exists: " + destination.path);
   if (source.rest.empty()) {
     // An allowed root itself; inside the jail it is a mount point, which
@@ -330,8 +330,8 @@ void MoveTarget(const Target& source, const Target& destination) {
   if (err) ThrowErrno(err, "rename", source.path, destination.path);
   const std::string& src_name = source.rest.back();
   long rc = ::syscall(SYS_renameat2, src_dir.get(), src_name.c_str(), dst_dir.get(),
-                      dst_name.c_str(), RENAME_NOREPLACE);
-  if (rc != 0 && errno == EINVAL) {
+                      dst_name.c_str(), replace ? 0u : RENAME_NOREPLACE);
+  if (rc != 0 && errno == EINVAL && !replace) {
     // Either a directory moved into itself (plain rename says so too) or a
     // file system without RENAME_NOREPLACE.
     rc = ::renameat(src_dir.get(), src_name.c_str(), dst_dir.get(), dst_name.c_str());

@@ -35,8 +35,10 @@ void ReplaceFileContent(const Target& target, std::string_view content);
 // fs.mkdir(path, {recursive: true})
 void MakeDirectories(const Target& target);
 
-// upstream's moveFile: refuses an existing destination.
-void MoveTarget(const Target& source, const Target& destination);
+// upstream's moveFile: refuses an existing destination. With `replace`
+// (the 2025.7.1 variant: a bare fs.rename) rename(2)'s rules apply instead:
+// a file or an empty directory at the destination is replaced.
+void MoveTarget(const Target& source, const Target& destination, bool replace = false);
 
 // fs.stat of the target (statx: the birth time is 0 where the file system
 // has none, as libuv reports it).

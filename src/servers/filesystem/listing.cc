@@ -264,8 +264,11 @@ class TreeBuilder {
 class Searcher {
  public:
   Searcher(const PathPolicy& policy, const std::string& pattern,
-           const std::vector<std::string>& excludes, const mcp::ToolContext& context)
-      : policy_(policy), pattern_(pattern), excludes_(excludes), context_(context) {}
+           const std::vector<std::string>& excludes, const mcp::ToolContext& context,
+           SearchMatch match)
+      : policy_(policy), pattern_(pattern), excludes_(excludes), context_(context), match_(match) {
+    if (match_ == SearchMatch::kNameSubstring) lower_pattern_ = JsLower(pattern_);
+  }
 
   void Search(DirCursor& cursor, const std::string& real, const std::string& rel) {
     CheckCancelled(context_);
@@ -290,13 +293,15 @@ class Searcher {
       try {
         bool excluded = false;
         for (const auto& p : excludes_) {
-          if (globs_.Get(p).Match(child_rel)) {
+          if (globs_.Get(ExcludeGlob(p)).Match(child_rel)) {
             excluded = true;
             break;
           }
         }
         if (excluded) continue;
-        if (globs_.Get(pattern_).Match(child_rel)) {
+        if (match_ == SearchMatch::kNameSubstring
+                ? JsLower(name).find(lower_pattern_) != std::string::npos
+                : globs_.Get(pattern_).Match(child_rel)) {
           if (results_.size() >= kMaxSearchResults)
             throw Fatal("Search too large: more than " + std::to_string(kMaxSearchResults) +
                         " matches, over this server's limit; use a more specific pattern");
@@ -325,10 +330,25 @@ class Searcher {
   const std::vector<std::string>& results() const { return results_; }
 
  private:
+  // 2025.7.1 took a pattern without '*' as a directory name at any depth.
+  std::string ExcludeGlob(const std::string& p) const {
+    if (match_ == SearchMatch::kGlob || p.find('*') != std::string::npos) return p;
+    return "**/" + p + "/**";
+  }
+
+  // String#toLowerCase (ICU's root-locale full case mapping, as V8).
+  static std::string JsLower(const std::string& utf8) {
+    std::string out;
+    icu::UnicodeString::fromUTF8(utf8).toLower(icu::Locale::getRoot()).toUTF8String(out);
+    return out;
+  }
+
   const PathPolicy& policy_;
   const std::string& pattern_;
   const std::vector<std::string>& excludes_;
   const mcp::ToolContext& context_;
+  SearchMatch match_;
+  std::string lower_pattern_;
   GlobCache globs_;
   std::vector<std::string> results_;
   std::size_t visited_ = 0;
@@ -349,11 +369,11 @@ std::string DirectoryTree(const PathPolicy& policy, const std::string& path,
 
 std::string SearchFiles(const PathPolicy& policy, const std::string& path,
                         const std::string& pattern, const std::vector<std::string>& excludes,
-                        const mcp::ToolContext& context) {
+                        const mcp::ToolContext& context, SearchMatch match) {
   JsRegex::ResetSteps();
   Target target = policy.Validate(path);
   DirCursor cursor(OpenDirectoryTarget(target, "scandir"));
-  Searcher searcher(policy, pattern, excludes, context);
+  Searcher searcher(policy, pattern, excludes, context, match);
   searcher.Search(cursor, target.path, "");
   std::string out;
   for (const auto& r : searcher.results()) {

@@ -15,6 +15,7 @@
 #include "servers/filesystem/resolver.h"
 #include "servers/filesystem/text_edits.h"
 #include "servers/filesystem/tool_schemas.h"
+#include "servers/filesystem/variants.h"
 
 namespace sbx::servers::filesystem {
 namespace {
@@ -154,6 +155,9 @@ Tool TextTool(const std::string& name, std::string title, std::string descriptio
 
 std::shared_ptr<const mcp::ServerDefinition> MakeServer(const Options& options) {
   auto policy = std::make_shared<const PathPolicy>(options.allowed_directories);
+  // 2025.7.1 searched names by substring, had no tree excludes and moved
+  // with a bare rename (variants.h).
+  const bool v2025 = options.variant == kVariant2025_7_1;
   // Handlers hold the policy alive for as long as the definition lives.
   auto text = [policy](auto fn) {
     return
@@ -246,18 +250,19 @@ std::shared_ptr<const mcp::ServerDefinition> MakeServer(const Options& options) 
                            "'file' or 'directory' and directories carry a `children` array. "
                            "`excludePatterns` are glob patterns, "
                            "relative to the starting directory, for entries to leave out.",
-                           text([](const PathPolicy& pp, const Json& a, const ToolContext& ctx) {
-                             return DirectoryTree(pp, Str(a, "path"), StrList(a, "excludePatterns"),
-                                                  ctx);
+                           text([v2025](const PathPolicy& pp, const Json& a, const ToolContext& ctx) {
+                             std::vector<std::string> excludes;
+                             if (!v2025) excludes = StrList(a, "excludePatterns");
+                             return DirectoryTree(pp, Str(a, "path"), excludes, ctx);
                            })));
   tools.push_back(TextTool("move_file", "Move or rename",
                            "Move or rename a file or directory. Fails rather than overwrite when "
                            "something already exists at the "
                            "destination. Both paths must lie inside allowed directories.",
-                           text([](const PathPolicy& pp, const Json& a, const ToolContext&) {
+                           text([v2025](const PathPolicy& pp, const Json& a, const ToolContext&) {
                              Target source = pp.Validate(Str(a, "source"));
                              Target destination = pp.Validate(Str(a, "destination"));
-                             MoveTarget(source, destination);
+                             MoveTarget(source, destination, v2025);
                              return "Successfully moved " + Str(a, "source") + " to " +
                                     Str(a, "destination");
                            })));
@@ -267,9 +272,10 @@ std::shared_ptr<const mcp::ServerDefinition> MakeServer(const Options& options) 
                            "the top level, '**/*.md' at any depth). Returns the full paths found, "
                            "one per line. `excludePatterns` are "
                            "globs for paths to skip.",
-                           text([](const PathPolicy& pp, const Json& a, const ToolContext& ctx) {
+                           text([v2025](const PathPolicy& pp, const Json& a, const ToolContext& ctx) {
                              return SearchFiles(pp, Str(a, "path"), Str(a, "pattern"),
-                                                StrList(a, "excludePatterns"), ctx);
+                                                StrList(a, "excludePatterns"), ctx,
+                                                v2025 ? SearchMatch::kNameSubstring : SearchMatch::kGlob);
                            })));
   tools.push_back(TextTool("get_file_info", "File metadata",
                            "Report a file's or directory's metadata without reading it: size, "
@@ -284,10 +290,14 @@ std::shared_ptr<const mcp::ServerDefinition> MakeServer(const Options& options) 
                            text([](const PathPolicy& pp, const Json&, const ToolContext&) {
                              return "Allowed directories:\n" + Join(pp.allowed(), "\n");
                            })));
+  PresentVariant(options.variant, tools);
   mcp::ServerInfo info;
   info.name = "secure-filesystem-server";
   info.version = "0.2.0";
-  return std::make_shared<const mcp::ServerDefinition>(std::move(info), std::move(tools));
+  auto server = std::make_shared<mcp::ServerDefinition>(std::move(info), std::move(tools));
+  // 2025.7.1's low-level Server declared bare {tools: {}}.
+  if (v2025) server->SetCapabilities(Json{{"tools", Json::object()}});
+  return server;
 }
 
 }  // namespace sbx::servers::filesystem
