@@ -295,8 +295,7 @@ std::shared_ptr<const mcp::ServerDefinition> MakeServer(const Options& options) 
   info.name = "secure-filesystem-server";
   info.version = "0.2.0";
   auto server = std::make_shared<mcp::ServerDefinition>(std::move(info), std::move(tools));
-  // 2025.7.1's low-level Server declared bare {tools: {}}.
-  if (v2025) server->SetCapabilities(Json{{"tools", Json::object()}});
+  ConfigureVariant(options.variant, *server);
   return server;
 }
 

@@ -1,5 +1,7 @@
 #include "servers/filesystem/variants.h"
 
+#include "servers/filesystem/zod3_issues.h"
+
 #include <algorithm>
 #include <utility>
 
@@ -61,8 +63,16 @@ void Present2025(std::vector<Tool>& tools) {
     tool.input_schema = Schema2025(tool.name, tool.input_schema);
     tool.output_schema = nullptr;
     tool.annotations = nullptr;
-    tool.handler = [inner = std::move(tool.handler)](const Json& args, const mcp::ToolContext& ctx) {
-      return PlainText(inner(args, ctx));
+    // Each handler parsed its own arguments with zod 3 (list_allowed_directories
+    // read none): wrong ones are its error text, unknown keys are dropped.
+    tool.raw_arguments = true;
+    tool.handler = [inner = std::move(tool.handler), schema = tool.input_schema, name = tool.name](
+                       const Json& args, const mcp::ToolContext& ctx) {
+      if (name == "list_allowed_directories") return PlainText(inner(Json::object(), ctx));
+      Json issues = Zod3Issues(schema, args.is_null() ? nullptr : &args);
+      if (!issues.empty())
+        return ToolResult::Error("Error: Invalid arguments for " + name + ": " + Zod3ErrorText(issues));
+      return PlainText(inner(Zod3Parsed(schema, args), ctx));
     };
   }
 }
@@ -103,6 +113,14 @@ void PresentKlavis(std::vector<Tool>& tools) {
 }
 
 }  // namespace
+
+void ConfigureVariant(const std::string& variant, mcp::ServerDefinition& server) {
+  if (variant != kVariant2025_7_1) return;
+  // Its low-level Server declared bare {tools: {}}; its handler's switch
+  // threw for a name it did not know, caught like any other error.
+  server.SetCapabilities(Json{{"tools", Json::object()}});
+  server.SetUnknownTool([](const std::string& name) { return ToolResult::Error("Error: Unknown tool: " + name); });
+}
 
 void PresentVariant(const std::string& variant, std::vector<Tool>& tools) {
   if (variant == kVariant2025_7_1) Present2025(tools);

@@ -3,7 +3,9 @@
 //   "2025.7.1" — Toolathlon's pin of @modelcontextprotocol/server-filesystem:
 //                12 tools (no read_text_file/read_media_file), closed
 //                draft-07 input schemas, no outputSchema or annotations,
-//                plain text results, errors as "Error: <message>";
+//                plain text results, errors as "Error: <message>",
+//                arguments parsed by each handler (zod3_issues.h), unknown
+//                tools an "Error: Unknown tool: <name>" result;
 //   "klavis"   — Klavis' copy of a 2025 upstream: every tool named
 //                "filesystem_<name>", annotations without openWorldHint
 //                (move_file not destructive), read_media_file answering one
@@ -25,5 +27,7 @@ inline constexpr const char* kVariantKlavis = "klavis";
 
 // Rewrites today's 14 tools into `variant`'s ("" leaves them as they are).
 void PresentVariant(const std::string& variant, std::vector<mcp::Tool>& tools);
+// What `variant`'s server answers beyond its tools: capabilities, unknown tools.
+void ConfigureVariant(const std::string& variant, mcp::ServerDefinition& server);
 
 }  // namespace sbx::servers::filesystem
