@@ -48,8 +48,32 @@ TEST_F(VariantTest, Upstream2025PlainResultsAndErrorPrefix) {
             "Error: ENOENT: no such file or directory, open '" + R("missing.txt") + "'");
   EXPECT_EQ(Err("read_file", {{"path", O("x")}}),
             "Error: Access denied - path outside allowed directories: " + O("x") + " not in " + root_);
-  // Tools of later versions are unknown.
-  EXPECT_EQ(Err("read_text_file", {{"path", R("a.txt")}}), "MCP error -32602: Tool read_text_file not found");
+  // Tools of later versions are unknown, in its handler's words.
+  EXPECT_EQ(Err("read_text_file", {{"path", R("a.txt")}}), "Error: Unknown tool: read_text_file");
+}
+
+// Its handlers' own zod 3 parse: issue lists as the ZodError prints them.
+TEST_F(VariantTest, Upstream2025ArgumentsParsedAsZod3) {
+  Present(kVariant2025_7_1);
+  EXPECT_EQ(Err("write_file", {{"path", 5}}),
+            "Error: Invalid arguments for write_file: [\n"
+            "  {\n    \"code\": \"invalid_type\",\n    \"expected\": \"string\",\n    \"received\": \"number\",\n"
+            "    \"path\": [\n      \"path\"\n    ],\n    \"message\": \"Expected string, received number\"\n  },\n"
+            "  {\n    \"code\": \"invalid_type\",\n    \"expected\": \"string\",\n    \"received\": \"undefined\",\n"
+            "    \"path\": [\n      \"content\"\n    ],\n    \"message\": \"Required\"\n  }\n]");
+  EXPECT_EQ(Err("list_directory_with_sizes", {{"path", R("")}, {"sortBy", "date"}}),
+            "Error: Invalid arguments for list_directory_with_sizes: [\n  {\n    \"received\": \"date\",\n"
+            "    \"code\": \"invalid_enum_value\",\n    \"options\": [\n      \"name\",\n      \"size\"\n    ],\n"
+            "    \"path\": [\n      \"sortBy\"\n    ],\n"
+            "    \"message\": \"Invalid enum value. Expected 'name' | 'size', received 'date'\"\n  }\n]");
+  EXPECT_EQ(Err("edit_file", {{"path", R("a.txt")}, {"edits", {{{"oldText", "a"}}}}}),
+            "Error: Invalid arguments for edit_file: [\n  {\n    \"code\": \"invalid_type\",\n"
+            "    \"expected\": \"string\",\n    \"received\": \"undefined\",\n"
+            "    \"path\": [\n      \"edits\",\n      0,\n      \"newText\"\n    ],\n    \"message\": \"Required\"\n  }\n]");
+  // Unknown keys are dropped, not refused.
+  Write("a.txt", "hello\n");
+  EXPECT_EQ(Call("read_file", {{"path", R("a.txt")}, {"bogus", 1}}).dump(),
+            R"({"content":[{"type":"text","text":"hello\n"}]})");
 }
 
 TEST_F(VariantTest, Upstream2025SearchMatchesNamesCaseInsensitively) {
@@ -92,8 +116,9 @@ TEST_F(VariantTest, Upstream2025TreeHasNoExcludes) {
   Write("d/f.txt", "x");
   EXPECT_EQ(Ok("directory_tree", {{"path", R("d")}}),
             "[\n  {\n    \"name\": \"f.txt\",\n    \"type\": \"file\"\n  }\n]");
-  // The schema is closed: excludePatterns is refused before the handler.
-  EXPECT_TRUE(Call("directory_tree", {{"path", R("d")}, {"excludePatterns", {"*.txt"}}}).value("isError", false));
+  // excludePatterns is not its key: zod 3 dropped it, so nothing is excluded.
+  EXPECT_EQ(Ok("directory_tree", {{"path", R("d")}, {"excludePatterns", {"*.txt"}}}),
+            "[\n  {\n    \"name\": \"f.txt\",\n    \"type\": \"file\"\n  }\n]");
 }
 
 TEST_F(VariantTest, KlavisNamesAndMediaBlob) {

@@ -317,10 +317,8 @@ std::shared_ptr<const mcp::ServerDefinition> MakeServer(const Options& options) 
                                                         std::move(tools));
   // The graph resource came after 2025.8.4, whose low-level Server declared
   // bare {tools: {}}.
-  if (options.variant.empty())
-    server->SetResources(GraphResource(store));
-  else
-    server->SetCapabilities(Json{{"tools", Json::object()}});
+  if (options.variant.empty()) server->SetResources(GraphResource(store));
+  ConfigureVariant(options.variant, *server);
   return server;
 }
 

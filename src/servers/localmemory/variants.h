@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "mcp/server.h"
 #include "mcp/tool.h"
 
 namespace sbx::servers::localmemory {
@@ -22,5 +23,8 @@ inline constexpr const char* kVariant2025_8_4 = "2025.8.4";
 
 // Rewrites today's 9 tools into `variant`'s ("" leaves them as they are).
 void PresentVariant(const std::string& variant, std::vector<mcp::Tool>& tools);
+// What `variant`'s server answers beyond its tools: capabilities, protocol
+// versions (2024-11-05 to anything newer), unknown tools.
+void ConfigureVariant(const std::string& variant, mcp::ServerDefinition& server);
 
 }  // namespace sbx::servers::localmemory

@@ -69,5 +69,24 @@ TEST_F(Variant2025Test, FailuresAreJsonRpcErrors) {
   EXPECT_EQ(reply["error"].dump(), R"({"code":-32603,"message":"Entity with name nobody not found"})");
 }
 
+// Answers of the session itself: what the SDK 1.0.1 server and its one
+// handler said for an unknown tool, absent arguments and a newer version.
+TEST_F(Variant2025Test, UnknownToolMissingArgumentsAndProtocolVersion) {
+  auto call = [&](Json params) {
+    auto session = NewSession();
+    Json msg{{"jsonrpc", "2.0"}, {"id", 7}, {"method", "tools/call"}, {"params", std::move(params)}};
+    auto out = session->Handle(msg);
+    return out.reply ? *out.reply : out.call->Run({});
+  };
+  EXPECT_EQ(call(Json{{"name", "nope"}, {"arguments", Json::object()}})["error"].dump(),
+            R"({"code":-32603,"message":"Unknown tool: nope"})");
+  EXPECT_EQ(call(Json{{"name", "create_entities"}})["error"].dump(),
+            R"({"code":-32603,"message":"No arguments provided for tool: create_entities"})");
+  EXPECT_FALSE(call(Json{{"name", "read_graph"}}).contains("error"));
+  auto session = std::make_shared<mcp::Session>(server_);
+  Json init{{"jsonrpc", "2.0"}, {"id", 1}, {"method", "initialize"}, {"params", {{"protocolVersion", "2025-06-18"}}}};
+  EXPECT_EQ((*session->Handle(init).reply)["result"]["protocolVersion"], "2024-11-05");
+}
+
 }  // namespace
 }  // namespace sbx::servers::localmemory::testing
