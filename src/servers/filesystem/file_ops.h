@@ -27,10 +27,11 @@ std::string HeadFile(const Target& target, double lines);
 std::string TailFile(const Target& target, double lines);
 
 // upstream's writeFileContent: exclusive create, else atomic replace
-// keeping the old permission bits.
-void WriteFileContent(const Target& target, std::string_view content);
+// keeping the old permission bits (`keep_mode` false: the 2025.7.1 variant,
+// whose replacement kept the new file's bits).
+void WriteFileContent(const Target& target, std::string_view content, bool keep_mode = true);
 // upstream's temp-file-and-rename rewrite of an existing file (edit_file).
-void ReplaceFileContent(const Target& target, std::string_view content);
+void ReplaceFileContent(const Target& target, std::string_view content, bool keep_mode = true);
 
 // fs.mkdir(path, {recursive: true})
 void MakeDirectories(const Target& target);

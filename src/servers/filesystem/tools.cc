@@ -91,7 +91,9 @@ std::string ReadMultiple(const PathPolicy& policy, const Json& args) {
   return Join(parts, "\n---\n");
 }
 
-std::string EditFile(const PathPolicy& policy, const Json& args) {
+// `v2025`: the 2025.7.1 variant ("$" patterns expanded, permission bits
+// not kept).
+std::string EditFile(const PathPolicy& policy, const Json& args, bool v2025) {
   Target target = policy.Validate(Str(args, "path"));
   std::vector<TextEdit> edits;
   if (auto it = args.find("edits"); it != args.end() && it->is_array()) {
@@ -102,9 +104,9 @@ std::string EditFile(const PathPolicy& policy, const Json& args) {
   }
   bool dry_run = args.value("dryRun", false);
   std::string original = NormalizeLineEndings(DecodeUtf8Lossy(ReadFileBytes(target)));
-  std::string modified = ApplyTextEdits(original, edits);
+  std::string modified = ApplyTextEdits(original, edits, v2025);
   std::string result = FormatEditDiff(target.path, original, modified);
-  if (!dry_run) ReplaceFileContent(target, modified);
+  if (!dry_run) ReplaceFileContent(target, modified, !v2025);
   return result;
 }
 
@@ -205,9 +207,9 @@ std::shared_ptr<const mcp::ServerDefinition> MakeServer(const Options& options) 
                "Write `content` to a file, creating it or replacing everything it held (no "
                "confirmation, so check the path "
                "first). The parent directory must already exist inside an allowed directory.",
-               text([](const PathPolicy& pp, const Json& a, const ToolContext&) {
+               text([v2025](const PathPolicy& pp, const Json& a, const ToolContext&) {
                  Target target = pp.Validate(Str(a, "path"));
-                 WriteFileContent(target, Str(a, "content"));
+                 WriteFileContent(target, Str(a, "content"), !v2025);
                  return "Successfully wrote to " + Str(a, "path");
                })));
   tools.push_back(TextTool("edit_file", "Edit file",
@@ -217,8 +219,8 @@ std::shared_ptr<const mcp::ServerDefinition> MakeServer(const Options& options) 
                            "replacement then takes the matched lines' "
                            "indentation). Returns the change as a unified diff; with `dryRun` the "
                            "file is left untouched.",
-                           text([](const PathPolicy& pp, const Json& a, const ToolContext&) {
-                             return EditFile(pp, a);
+                           text([v2025](const PathPolicy& pp, const Json& a, const ToolContext&) {
+                             return EditFile(pp, a, v2025);
                            })));
   tools.push_back(TextTool("create_directory", "Create directory",
                            "Make a directory, including any missing parent directories. Succeeds "
@@ -290,7 +292,7 @@ std::shared_ptr<const mcp::ServerDefinition> MakeServer(const Options& options) 
                            text([](const PathPolicy& pp, const Json&, const ToolContext&) {
                              return "Allowed directories:\n" + Join(pp.allowed(), "\n");
                            })));
-  PresentVariant(options.variant, tools);
+  PresentVariant(options.variant, tools, policy);
   mcp::ServerInfo info;
   info.name = "secure-filesystem-server";
   info.version = "0.2.0";

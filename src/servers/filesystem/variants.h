@@ -15,10 +15,12 @@
 // what surrounds them: names, schemas and the shape of results.
 #pragma once
 
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "mcp/server.h"
+#include "servers/filesystem/resolver.h"
 
 namespace sbx::servers::filesystem {
 
@@ -26,7 +28,9 @@ inline constexpr const char* kVariant2025_7_1 = "2025.7.1";
 inline constexpr const char* kVariantKlavis = "klavis";
 
 // Rewrites today's 14 tools into `variant`'s ("" leaves them as they are).
-void PresentVariant(const std::string& variant, std::vector<mcp::Tool>& tools);
+// `policy`: the server's, for the checks 2025.7.1 made before its handlers.
+void PresentVariant(const std::string& variant, std::vector<mcp::Tool>& tools,
+                    const std::shared_ptr<const PathPolicy>& policy);
 // What `variant`'s server answers beyond its tools: capabilities, unknown tools.
 void ConfigureVariant(const std::string& variant, mcp::ServerDefinition& server);
 

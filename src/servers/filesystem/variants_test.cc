@@ -1,12 +1,20 @@
 // The variants (variants.h): each one's tools/list against its capture in
 // shared/reference/tools/variants/, and every behaviour it changes, with the
 // texts the pinned upstream gives for the same tree.
+#include <sys/stat.h>
+
 #include "servers/filesystem/test_support.h"
 #include "servers/filesystem/variants.h"
 #include "servers/test_support/tool_list.h"
 
 namespace sbx::servers::filesystem::testing {
 namespace {
+
+unsigned CurrentUmask() {
+  mode_t mask = ::umask(0);
+  ::umask(mask);
+  return mask;
+}
 
 class VariantTest : public FsTest {
  protected:
@@ -74,6 +82,37 @@ TEST_F(VariantTest, Upstream2025ArgumentsParsedAsZod3) {
   Write("a.txt", "hello\n");
   EXPECT_EQ(Call("read_file", {{"path", R("a.txt")}, {"bogus", 1}}).dump(),
             R"({"content":[{"type":"text","text":"hello\n"}]})");
+}
+
+// 2025.7.1's validatePath: a missing path only below an existing directory.
+TEST_F(VariantTest, Upstream2025MissingParentIsRefused) {
+  Present(kVariant2025_7_1);
+  Mkdir("d");
+  EXPECT_EQ(Err("create_directory", {{"path", R("d/a/b")}}), "Error: Parent directory does not exist: " + R("d/a"));
+  EXPECT_EQ(Err("write_file", {{"path", R("nope/x.txt")}, {"content", "x"}}),
+            "Error: Parent directory does not exist: " + R("nope"));
+  EXPECT_EQ(Err("move_file", {{"source", R("d")}, {"destination", R("nope/d")}}),
+            "Error: Parent directory does not exist: " + R("nope"));
+  EXPECT_EQ(Ok("create_directory", {{"path", R("d/a")}}), "Successfully created directory " + R("d/a"));
+  // Outside the root the access check speaks first, as it did.
+  EXPECT_EQ(Err("list_directory", {{"path", O("nope/x")}}),
+            "Error: Access denied - path outside allowed directories: " + O("nope/x") + " not in " + root_);
+}
+
+// Its exact match went through String#replace; its rewrites kept new bits.
+TEST_F(VariantTest, Upstream2025ReplacementPatternsAndPermissionBits) {
+  Present(kVariant2025_7_1);
+  Write("e.txt", "a X b\n");
+  ASSERT_EQ(::chmod(R("e.txt").c_str(), 0600), 0);
+  (void)Ok("edit_file", {{"path", R("e.txt")}, {"edits", {{{"oldText", "X"}, {"newText", "[$&|$$|$`|$'|$1|$<n>|$]"}}}}});
+  EXPECT_EQ(Ok("read_file", {{"path", R("e.txt")}}), "a [X|$|a | b\n|$1|$<n>|$] b\n");
+  struct stat st;
+  ASSERT_EQ(::stat(R("e.txt").c_str(), &st), 0);
+  EXPECT_EQ(st.st_mode & 0777, 0666u & ~CurrentUmask());
+  ASSERT_EQ(::chmod(R("e.txt").c_str(), 0600), 0);
+  (void)Ok("write_file", {{"path", R("e.txt")}, {"content", "y"}});
+  ASSERT_EQ(::stat(R("e.txt").c_str(), &st), 0);
+  EXPECT_EQ(st.st_mode & 0777, 0666u & ~CurrentUmask());
 }
 
 TEST_F(VariantTest, Upstream2025SearchMatchesNamesCaseInsensitively) {

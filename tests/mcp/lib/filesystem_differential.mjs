@@ -146,10 +146,12 @@ function normalise(side, tool, outcome, problems) {
  * today's) against the npm package `upstreamPackage` (a name or alias in
  * tests/mcp/package.json). `deliberateOf(kase, index, call)` gives a call's
  * deliberate difference ({why, check}) or null; by default the corpus's own,
- * which describe today's version.
+ * which describe today's version. `treeIgnore`: further paths the final tree
+ * comparisons skip, each because of a deliberate difference of the variant.
  */
 export function runFilesystemDifferential({
   variant = null, upstreamPackage = '@modelcontextprotocol/server-filesystem', deliberateOf = (kase, i, call) => call.deliberate,
+  treeIgnore = [],
 } = {}) {
   const upstreamEntry = path.join(MCP_DIR, 'node_modules', ...upstreamPackage.split('/'), 'dist', 'index.js');
   const title = `filesystem server${variant ? `@${variant}` : ''}: ${SELFTEST ? 'upstream vs upstream (selftest)' : `sandboxd vs ${upstreamPackage}`} (differential)`;
@@ -231,7 +233,7 @@ export function runFilesystemDifferential({
 
         if (kase.special === 'tree' || kase.special === 'modes') {
           const [a, b] = [await oursTree(), snapshotTree(upstream.root)];
-          for (const rel of TREE_IGNORE) {
+          for (const rel of [...TREE_IGNORE, ...treeIgnore]) {
             delete a[rel];
             delete b[rel];
           }
