@@ -3,7 +3,7 @@
 // @modelcontextprotocol/server-memory 2025.8.4 and 2025.4.25 (Toolathlon's
 // pin; npm aliases server-memory-2025.8.4 and server-memory-2025.4.25), with
 // today's corpus (lib/localmemory_corpus.mjs) run unchanged. One sandboxd
-// per upstream.
+// serves both runs, a sandbox each.
 //
 // Where the variant differs on purpose, DELIBERATE below says what each side
 // does and checks it:
@@ -21,6 +21,7 @@
 import assert from 'node:assert/strict';
 
 import { runLocalmemoryDifferential } from './lib/localmemory_differential.mjs';
+import { startSandboxd } from './lib/sandboxd.mjs';
 
 const REJECTED = /^McpError: MCP error -32603: /;
 
@@ -123,12 +124,26 @@ const OLDER_READ_GRAPH = {
   },
 };
 
-for (const [upstreamPackage, extra] of [['server-memory-2025.8.4', {}], ['server-memory-2025.4.25', OLDER_READ_GRAPH]]) {
+const RUNS = [['server-memory-2025.8.4', {}], ['server-memory-2025.4.25', OLDER_READ_GRAPH]];
+
+// One sandboxd for both runs (the suites run one after the other): started
+// by the first, stopped by the last.
+let shared = null;
+let users = RUNS.length;
+const sandboxd = {
+  get: (extraArgs) => (shared ??= startSandboxd({ extraArgs })),
+  put: async (sd) => {
+    if (--users === 0) await sd.stop();
+  },
+};
+
+for (const [upstreamPackage, extra] of RUNS) {
   const table = { ...DELIBERATE, ...extra };
   runLocalmemoryDifferential({
     variant: '2025.8.4',
     upstreamPackage,
     resources: false,
+    sandboxd,
     deliberateOf: (kase, i, call) => {
       const own = table[kase.name]?.calls?.[i + 1];
       if (own) return own;

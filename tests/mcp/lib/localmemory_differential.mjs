@@ -119,11 +119,14 @@ class SandboxSide {
  * tests/mcp/package.json). `deliberateOf(kase, index, call)` gives a call's
  * deliberate difference or null, `fileOf(kase)` a case's check of the two
  * resulting files or null; by default the corpus's own (today's version).
- * `resources`: whether the version has the graph resource.
+ * `resources`: whether the version has the graph resource. `sandboxd`: a
+ * {get(extraArgs), put(sd)} that hands out one sandboxd to several suites
+ * (each still takes its own sandbox); by default each suite starts its own.
  */
 export function runLocalmemoryDifferential({
   variant = null, upstreamPackage = '@modelcontextprotocol/server-memory',
   deliberateOf = (kase, i, call) => call.deliberate, fileOf = (kase) => kase.file, resources = true,
+  sandboxd = null,
 } = {}) {
   const upstreamEntry = path.join(MCP_DIR, 'node_modules', ...upstreamPackage.split('/'), 'dist', 'index.js');
   const title = `localmemory server${variant ? `@${variant}` : ''}: ${SELFTEST ? 'upstream vs upstream (selftest)' : `sandboxd vs ${upstreamPackage}`} (differential)`;
@@ -150,7 +153,7 @@ export function runLocalmemoryDifferential({
             fs.writeFileSync(settings, JSON.stringify({ localmemory: { variant } }));
             extraArgs = ['--server-settings', settings];
           }
-          sd = await startSandboxd({ extraArgs });
+          sd = sandboxd ? await sandboxd.get(extraArgs) : await startSandboxd({ extraArgs });
           ours = new SandboxSide(sd, tmp);
           await ours.start();
         }
@@ -159,7 +162,14 @@ export function runLocalmemoryDifferential({
       }
     });
 
-    after(() => teardown({ clients: [ours?.client, upstream.client], sd, sandboxId: ours?.id, tmp }));
+    after(async () => {
+      if (!sandboxd || !sd) return teardown({ clients: [ours?.client, upstream.client], sd, sandboxId: ours?.id, tmp });
+      // A shared sandboxd: give back this suite's sandbox, and the sandboxd to its owner.
+      await ours?.client?.close().catch(() => {});
+      if (ours?.id) await sd.api.release(ours.id).catch(() => {});
+      await sandboxd.put(sd);
+      return teardown({ clients: [upstream.client], sd: null, sandboxId: null, tmp });
+    });
 
     const ready = (t) => readyFor(t, setupError, ours?.unavailable);
 
