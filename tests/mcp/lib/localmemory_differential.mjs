@@ -179,6 +179,8 @@ export function runLocalmemoryDifferential({
       const [a, b] = await Promise.all([ours.client.listTools(), upstream.client.listTools()]);
       assert.deepEqual(toolsView(a.tools), toolsView(b.tools));
       assert.deepEqual(ours.client.getServerVersion(), upstream.client.getServerVersion());
+      // The protocol version each agreed on with the same client (2024-11-05 for SDK 1.0.1's servers).
+      assert.equal(ours.client.transport.protocolVersion, upstream.client.transport.protocolVersion);
     });
 
     if (resources) test('resources: capabilities, list, templates, read and subscriptions answer as upstream', async (t) => {
