@@ -78,7 +78,8 @@ Json Session::Initialize(const Json& id, const Json& params) {
   if (requested == params.end() || !requested->is_string())
     return ErrorMessage(id, kInvalidParams, "Invalid params: initialize needs \"protocolVersion\" (a string)");
   std::string version = requested->get<std::string>();
-  if (!IsSupportedProtocolVersion(version)) version = kSupportedProtocolVersions.front();
+  const auto& known = server_->protocol_versions();
+  if (std::find(known.begin(), known.end(), version) == known.end()) version = known.front();
   {
     std::lock_guard lock(mu_);
     protocol_version_ = version;
@@ -113,16 +114,25 @@ Session::Outcome Session::CallTool(const Json& id, const Json& params) {
   auto name = params.find("name");
   if (name == params.end() || !name->is_string())
     return {ErrorMessage(id, kInvalidParams, "Invalid params: tools/call needs \"name\" (a string)"), nullptr};
-  Json arguments = params.contains("arguments") ? params["arguments"] : Json::object();
-  if (arguments.is_null()) arguments = Json::object();
+  const bool sent = params.contains("arguments") && !params["arguments"].is_null();
+  Json arguments = sent ? params["arguments"] : Json::object();
   if (!arguments.is_object())
     return {ErrorMessage(id, kInvalidParams, "Invalid params: \"arguments\" must be an object"), nullptr};
   const Tool* tool = server_->Find(name->get_ref<const std::string&>());
   if (tool == nullptr) {
+    if (const auto& answer = server_->unknown_tool()) {
+      try {
+        return {ResultMessage(id, answer(name->get<std::string>()).ToJson()), nullptr};
+      } catch (const ProtocolError& e) {
+        return {ErrorMessage(id, e.code(), e.what()), nullptr};
+      }
+    }
     std::string text = SdkErrorText(kInvalidParams, "Tool " + name->get<std::string>() + " not found");
     return {ResultMessage(id, ToolResult::Error(text).ToJson()), nullptr};
   }
-  if (auto issues = Validate(tool->input_schema, arguments); !issues.empty()) {
+  if (tool->raw_arguments) {
+    if (!sent) arguments = Json();
+  } else if (auto issues = Validate(tool->input_schema, arguments); !issues.empty()) {
     std::string text = SdkErrorText(kInvalidParams, "Input validation error: Invalid arguments for tool " +
                                                         tool->name + ": " + FormatIssues(issues));
     return {ResultMessage(id, ToolResult::Error(text).ToJson()), nullptr};
@@ -131,7 +141,7 @@ Session::Outcome Session::CallTool(const Json& id, const Json& params) {
   call->session_ = shared_from_this();
   call->tool_ = tool;
   call->id_ = id;
-  call->arguments_ = WithDefaults(tool->input_schema, std::move(arguments));
+  call->arguments_ = tool->raw_arguments ? std::move(arguments) : WithDefaults(tool->input_schema, std::move(arguments));
   if (params.contains("_meta") && params["_meta"].is_object() && params["_meta"].contains("progressToken"))
     call->progress_token_ = params["_meta"]["progressToken"];
   call->cancelled_ = std::make_shared<std::atomic<bool>>(false);

@@ -61,6 +61,19 @@ class ServerDefinition {
     auto it = fixed_.find(method);
     return it == fixed_.end() ? nullptr : &it->second;
   }
+  // The protocol versions initialize negotiates among, newest first (unset:
+  // kSupportedProtocolVersions): an upstream built on an older SDK knew
+  // fewer and offered its newest to any other request.
+  void SetProtocolVersions(std::vector<std::string> versions) { protocol_versions_ = std::move(versions); }
+  const std::vector<std::string>& protocol_versions() const {
+    return protocol_versions_.empty() ? kSupportedProtocolVersions : protocol_versions_;
+  }
+  // What a tools/call naming no tool of this server answers, for upstreams
+  // whose own handler reported it (unset: the SDK's "Tool <name> not
+  // found"). It may throw ProtocolError for a JSON-RPC error instead.
+  using UnknownToolAnswer = std::function<ToolResult(const std::string& name)>;
+  void SetUnknownTool(UnknownToolAnswer answer) { unknown_tool_ = std::move(answer); }
+  const UnknownToolAnswer& unknown_tool() const { return unknown_tool_; }
 
   const std::optional<ResourceOptions>& resources() const { return resources_; }
   const std::optional<PromptOptions>& prompts() const { return prompts_; }
@@ -76,6 +89,8 @@ class ServerDefinition {
   std::optional<PromptOptions> prompts_;
   Json capabilities_;
   std::map<std::string, Json, std::less<>> fixed_;
+  std::vector<std::string> protocol_versions_;
+  UnknownToolAnswer unknown_tool_;
 };
 
 class Session;

@@ -162,6 +162,56 @@ TEST(Session, AThrownProtocolErrorBecomesAJsonRpcError) {
   EXPECT_EQ(reply.dump(), R"({"jsonrpc":"2.0","id":9,"error":{"code":-32603,"message":"Code is required"}})");
 }
 
+// A server whose one tool takes its arguments raw and prints what it got.
+std::shared_ptr<ServerDefinition> RawDefinition() {
+  Tool raw;
+  raw.name = "raw";
+  raw.input_schema = Json::parse(R"({"type":"object","properties":{"n":{"type":"integer","default":1}},
+      "required":["n"],"additionalProperties":false})");
+  raw.raw_arguments = true;
+  raw.handler = [](const Json& args, const ToolContext&) { return ToolResult::Text(args.dump()); };
+  return std::make_shared<ServerDefinition>(ServerInfo{"t", "1", "", ""}, std::vector<Tool>{raw});
+}
+
+TEST(Session, RawArgumentsReachTheToolUnvalidatedAndWithoutDefaults) {
+  auto s = std::make_shared<Session>(RawDefinition());
+  auto text = [&](const Json& params) {
+    return RunCall(*s, Req(1, "tools/call", params))["result"]["content"][0]["text"].get<std::string>();
+  };
+  EXPECT_EQ(text(Json{{"name", "raw"}, {"arguments", Json{{"n", "x"}, {"extra", true}}}}), R"({"n":"x","extra":true})");
+  EXPECT_EQ(text(Json{{"name", "raw"}, {"arguments", Json::object()}}), "{}");
+  EXPECT_EQ(text(Json{{"name", "raw"}}), "null");
+  EXPECT_EQ(text(Json{{"name", "raw"}, {"arguments", nullptr}}), "null");
+  // Arguments that are no object at all are still the protocol's error.
+  Json bad = Json{{"name", "raw"}, {"arguments", 5}};
+  EXPECT_EQ((*s->Handle(Req(2, "tools/call", bad)).reply)["error"]["code"], -32602);
+}
+
+TEST(Session, TheUnknownToolAnswerIsTheServers) {
+  auto def = RawDefinition();
+  def->SetUnknownTool([](const std::string& name) { return ToolResult::Error("Error: Unknown tool: " + name); });
+  auto s = std::make_shared<Session>(def);
+  EXPECT_EQ(s->Handle(Req(3, "tools/call", Json{{"name", "nope"}})).reply->dump(),
+            R"({"jsonrpc":"2.0","id":3,"result":{"content":[{"type":"text","text":"Error: Unknown tool: nope"}],"isError":true}})");
+  def = RawDefinition();
+  def->SetUnknownTool([](const std::string& name) -> ToolResult { throw ProtocolError("Unknown tool: " + name); });
+  s = std::make_shared<Session>(def);
+  EXPECT_EQ(s->Handle(Req(4, "tools/call", Json{{"name", "nope"}})).reply->dump(),
+            R"({"jsonrpc":"2.0","id":4,"error":{"code":-32603,"message":"Unknown tool: nope"}})");
+}
+
+TEST(Session, AServersOwnProtocolVersionsAreNegotiatedAmong) {
+  auto def = RawDefinition();
+  def->SetProtocolVersions({"2024-11-05", "2024-10-07"});
+  for (auto [asked, answered] : {std::pair{"2025-06-18", "2024-11-05"}, std::pair{"2024-10-07", "2024-10-07"},
+                                 std::pair{"2024-11-05", "2024-11-05"}}) {
+    Session s(def);
+    auto out = s.Handle(Req(1, "initialize", Json{{"protocolVersion", asked}}));
+    EXPECT_EQ((*out.reply)["result"]["protocolVersion"], answered) << asked;
+    EXPECT_EQ(s.protocol_version(), answered);
+  }
+}
+
 TEST(Session, CancelledCallsStopAndAnswerNothing) {
   auto s = Initialized();
   Json call = Req(10, "tools/call", Json{{"name", "wait"}, {"_meta", Json{{"progressToken", "p1"}}}});

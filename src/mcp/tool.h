@@ -79,6 +79,11 @@ struct Tool {
   Json output_schema;       // null, or the schema of structuredContent
   Json annotations;         // null, or {readOnlyHint, destructiveHint, …}
   ToolHandler handler;
+  // Hand `arguments` to the handler as the client sent them (null when
+  // absent): no validation against input_schema, no defaults. For tools whose
+  // upstream parsed its arguments itself (or not at all) and answered bad
+  // ones in its own words; the handler then checks everything it reads.
+  bool raw_arguments = false;
 
   // The tools/list entry.
   Json Describe() const;

@@ -58,10 +58,10 @@ Result<Definition> BuildWith(const Json& settings, const std::string& variant) {
 
 const std::map<std::string, Entry, std::less<>>& Entries() {
   static const std::map<std::string, Entry, std::less<>> entries = {
-      {"filesystem", {BuildFilesystem, {}}},
+      {"filesystem", {BuildFilesystem, {"2025.7.1", "klavis"}}},
       {"code-runner", {BuildWith<code_runner::OptionsFromSettings, code_runner::MakeServer>, {}}},
       {"terminal", {BuildWith<terminal::OptionsFromSettings, terminal::MakeServer>, {}}},
-      {"localmemory", {BuildWith<localmemory::OptionsFromSettings, localmemory::MakeServer>, {}}},
+      {"localmemory", {BuildWith<localmemory::OptionsFromSettings, localmemory::MakeServer>, {"2025.8.4"}}},
       {"git", {BuildWith<git::OptionsFromSettings, git::MakeServer>, {"2025.7.1", "2025.1.14", "klavis"}}},
       {"desktop-commander",
        {BuildWith<desktop_commander::OptionsFromSettings, desktop_commander::MakeServer>, {}}},

@@ -121,9 +121,10 @@ std::string JoinLines(const std::vector<std::string_view>& lines, std::size_t fr
 
 // Writes `content` to a fresh temporary next to `name` in `dir` and renames
 // it over `name` (replacing whatever is there, a link included, without
-// following it), with the old permission bits.
+// following it), with the old permission bits if `keep_mode` (else the new
+// file's, as 2025.7.1 left them).
 void ReplaceIn(int dir, const std::string& name, const std::string& path,
-               std::string_view content) {
+               std::string_view content, bool keep_mode) {
   struct stat old;
   if (::fstatat(dir, name.c_str(), &old, AT_SYMLINK_NOFOLLOW) != 0) ThrowErrno(errno, "stat", path);
   std::string suffix = "." + crypto::Hex(crypto::RandomBytes(16)) + ".tmp";
@@ -135,7 +136,7 @@ void ReplaceIn(int dir, const std::string& name, const std::string& path,
   if (!fd.valid()) ThrowErrno(errno, "open", temp_path);
   try {
     WriteAll(fd.get(), content);
-    if (!S_ISLNK(old.st_mode)) ::fchmod(fd.get(), old.st_mode & 0777);
+    if (keep_mode && !S_ISLNK(old.st_mode)) ::fchmod(fd.get(), old.st_mode & 0777);
     fd.Reset();
     if (::renameat(dir, temp.c_str(), dir, name.c_str()) != 0)
       ThrowErrno(errno, "rename", temp_path, path);
@@ -254,7 +255,7 @@ std::string TailFile(const Target& target, double lines) {
   return JoinLines(parts, static_cast<std::size_t>(start), parts.size());
 }
 
-void WriteFileContent(const Target& target, std::string_view content) {
+void WriteFileContent(const Target& target, std::string_view content, bool keep_mode) {
   if (target.rest.empty()) {
     // The allowed root itself: upstream would put its temporary file beside
     // the root, outside it, and then fail to rename it over the directory.
@@ -274,10 +275,10 @@ void WriteFileContent(const Target& target, std::string_view content) {
     return;
   }
   if (errno != EEXIST) ThrowErrno(errno, "open", target.path);
-  ReplaceIn(dir.get(), name, target.path, content);
+  ReplaceIn(dir.get(), name, target.path, content, keep_mode);
 }
 
-void ReplaceFileContent(const Target& target, std::string_view content) {
+void ReplaceFileContent(const Target& target, std::string_view content, bool keep_mode) {
   if (target.rest.empty()) {
     std::string temp = target.path + "." + crypto::Hex(crypto::RandomBytes(16)) + ".tmp";
     ThrowErrno(EISDIR, "rename", temp, target.path);
@@ -286,7 +287,7 @@ void ReplaceFileContent(const Target& target, std::string_view content) {
   int err = 0;
   DirRef dir = ParentDir(target, err);
   if (err) ThrowErrno(err, "stat", target.path);
-  ReplaceIn(dir.get(), target.rest.back(), target.path, content);
+  ReplaceIn(dir.get(), target.rest.back(), target.path, content, keep_mode);
 }
 
 void MakeDirectories(const Target& target) {
@@ -309,8 +310,8 @@ void MakeDirectories(const Target& target) {
   }
 }
 
-void MoveTarget(const Target& source, const Target& destination) {
-  if (destination.exists) throw FsError("Destination already exists: " + destination.path);
+void MoveTarget(const Target& source, const Target& destination, bool replace) {
+  if (destination.exists && !replace) throw FsError("Destination already exists: " + destination.path);
   CheckLength(destination.path, "lstat");
   if (source.path.size() >= PATH_MAX)
     ThrowErrno(ENAMETOOLONG, "rename", source.path, destination.path);
@@ -319,7 +320,7 @@ void MoveTarget(const Target& source, const Target& destination) {
   if (err) ThrowErrno(err, "rename", source.path, destination.path);
   const std::string& dst_name = destination.rest.back();
   struct stat st;
-  if (::fstatat(dst_dir.get(), dst_name.c_str(), &st, AT_SYMLINK_NOFOLLOW) == 0)
+  if (!replace && ::fstatat(dst_dir.get(), dst_name.c_str(), &st, AT_SYMLINK_NOFOLLOW) == 0)
     throw FsError("Destination already exists: " + destination.path);
   if (source.rest.empty()) {
     // An allowed root itself; inside the jail it is a mount point, which
@@ -330,8 +331,8 @@ void MoveTarget(const Target& source, const Target& destination) {
   if (err) ThrowErrno(err, "rename", source.path, destination.path);
   const std::string& src_name = source.rest.back();
   long rc = ::syscall(SYS_renameat2, src_dir.get(), src_name.c_str(), dst_dir.get(),
-                      dst_name.c_str(), RENAME_NOREPLACE);
-  if (rc != 0 && errno == EINVAL) {
+                      dst_name.c_str(), replace ? 0u : RENAME_NOREPLACE);
+  if (rc != 0 && errno == EINVAL && !replace) {
     // Either a directory moved into itself (plain rename says so too) or a
     // file system without RENAME_NOREPLACE.
     rc = ::renameat(src_dir.get(), src_name.c_str(), dst_dir.get(), dst_name.c_str());

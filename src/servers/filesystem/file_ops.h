@@ -27,16 +27,19 @@ std::string HeadFile(const Target& target, double lines);
 std::string TailFile(const Target& target, double lines);
 
 // upstream's writeFileContent: exclusive create, else atomic replace
-// keeping the old permission bits.
-void WriteFileContent(const Target& target, std::string_view content);
+// keeping the old permission bits (`keep_mode` false: the 2025.7.1 variant,
+// whose replacement kept the new file's bits).
+void WriteFileContent(const Target& target, std::string_view content, bool keep_mode = true);
 // upstream's temp-file-and-rename rewrite of an existing file (edit_file).
-void ReplaceFileContent(const Target& target, std::string_view content);
+void ReplaceFileContent(const Target& target, std::string_view content, bool keep_mode = true);
 
 // fs.mkdir(path, {recursive: true})
 void MakeDirectories(const Target& target);
 
-// upstream's moveFile: refuses an existing destination.
-void MoveTarget(const Target& source, const Target& destination);
+// upstream's moveFile: refuses an existing destination. With `replace`
+// (the 2025.7.1 variant: a bare fs.rename) rename(2)'s rules apply instead:
+// a file or an empty directory at the destination is replaced.
+void MoveTarget(const Target& source, const Target& destination, bool replace = false);
 
 // fs.stat of the target (statx: the birth time is 0 where the file system
 // has none, as libuv reports it).

@@ -21,6 +21,8 @@ struct Options {
   // The directories the tools may reach (inside the jail: {"/data"}),
   // treated as upstream treats its command-line arguments.
   std::vector<std::string> allowed_directories;
+  // Which surface to present: "" today's upstream, else one of variants.h.
+  std::string variant = {};
 };
 
 std::shared_ptr<const mcp::ServerDefinition> MakeServer(const Options& options);

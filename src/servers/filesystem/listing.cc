@@ -266,8 +266,11 @@ class TreeBuilder {
 class Searcher {
  public:
   Searcher(const PathPolicy& policy, const std::string& pattern,
-           const std::vector<std::string>& excludes, const mcp::ToolContext& context)
-      : policy_(policy), pattern_(pattern), excludes_(excludes), context_(context) {}
+           const std::vector<std::string>& excludes, const mcp::ToolContext& context,
+           SearchMatch match)
+      : policy_(policy), pattern_(pattern), excludes_(excludes), context_(context), match_(match) {
+    if (match_ == SearchMatch::kNameSubstring) lower_pattern_ = js::ToLowerCase(pattern_);
+  }
 
   void Search(confine::DirCursor& cursor, const std::string& real, const std::string& rel) {
     CheckCancelled(context_);
@@ -292,13 +295,15 @@ class Searcher {
       try {
         bool excluded = false;
         for (const auto& p : excludes_) {
-          if (globs_.Get(p).Match(child_rel)) {
+          if (globs_.Get(ExcludeGlob(p)).Match(child_rel)) {
             excluded = true;
             break;
           }
         }
         if (excluded) continue;
-        if (globs_.Get(pattern_).Match(child_rel)) {
+        if (match_ == SearchMatch::kNameSubstring
+                ? js::ToLowerCase(name).find(lower_pattern_) != std::string::npos
+                : globs_.Get(pattern_).Match(child_rel)) {
           if (results_.size() >= kMaxSearchResults)
             throw Fatal("Search too large: more than " + std::to_string(kMaxSearchResults) +
                         " matches, over this server's limit; use a more specific pattern");
@@ -327,10 +332,18 @@ class Searcher {
   const std::vector<std::string>& results() const { return results_; }
 
  private:
+  // 2025.7.1 took a pattern without '*' as a directory name at any depth.
+  std::string ExcludeGlob(const std::string& p) const {
+    if (match_ == SearchMatch::kGlob || p.find('*') != std::string::npos) return p;
+    return "**/" + p + "/**";
+  }
+
   const PathPolicy& policy_;
   const std::string& pattern_;
   const std::vector<std::string>& excludes_;
   const mcp::ToolContext& context_;
+  SearchMatch match_;
+  std::string lower_pattern_;
   GlobCache globs_;
   std::vector<std::string> results_;
   std::size_t visited_ = 0;
@@ -351,11 +364,11 @@ std::string DirectoryTree(const PathPolicy& policy, const std::string& path,
 
 std::string SearchFiles(const PathPolicy& policy, const std::string& path,
                         const std::string& pattern, const std::vector<std::string>& excludes,
-                        const mcp::ToolContext& context) {
+                        const mcp::ToolContext& context, SearchMatch match) {
   JsRegex::ResetSteps();
   Target target = policy.Validate(path);
   confine::DirCursor cursor(OpenDirectoryTarget(target, "scandir"));
-  Searcher searcher(policy, pattern, excludes, context);
+  Searcher searcher(policy, pattern, excludes, context, match);
   searcher.Search(cursor, target.path, "");
   std::string out;
   for (const auto& r : searcher.results()) {

@@ -22,8 +22,12 @@ std::string ListDirectoryWithSizes(const PathPolicy& policy, const std::string& 
 std::string DirectoryTree(const PathPolicy& policy, const std::string& path,
                           const std::vector<std::string>& excludes,
                           const mcp::ToolContext& context);
+// How search_files matches: today's glob on the path relative to the start,
+// or the 2025.7.1 variant's case-insensitive substring of the entry name (its
+// exclude patterns without '*' then stand for "**/<pattern>/**").
+enum class SearchMatch { kGlob, kNameSubstring };
 std::string SearchFiles(const PathPolicy& policy, const std::string& path,
                         const std::string& pattern, const std::vector<std::string>& excludes,
-                        const mcp::ToolContext& context);
+                        const mcp::ToolContext& context, SearchMatch match = SearchMatch::kGlob);
 
 }  // namespace sbx::servers::filesystem

@@ -38,6 +38,31 @@ std::string Join(const std::vector<std::string>& lines) {
 // Length in UTF-16 units of a run of JS white space (all in the BMP).
 long Width(std::string_view ws) { return static_cast<long>(utf8::CountCodePoints(ws)); }
 
+// String#replace's GetSubstitution for a string pattern (no captures, so
+// "$1" and "$<" stay as written): the replacement for the match of
+// `length` bytes at `at` in `subject`.
+std::string JsReplacement(const std::string& replacement, const std::string& subject, std::size_t at,
+                          std::size_t length) {
+  std::string out;
+  for (std::size_t i = 0; i < replacement.size(); ++i) {
+    char next = i + 1 < replacement.size() ? replacement[i + 1] : '\0';
+    if (replacement[i] != '$' || next == '\0') {
+      out += replacement[i];
+    } else if (next == '$') {
+      out += '$', ++i;
+    } else if (next == '&') {
+      out += subject.substr(at, length), ++i;
+    } else if (next == '`') {
+      out += subject.substr(0, at), ++i;
+    } else if (next == '\'') {
+      out += subject.substr(at + length), ++i;
+    } else {
+      out += '$';
+    }
+  }
+  return out;
+}
+
 }  // namespace
 
 std::string NormalizeLineEndings(std::string_view text) {
@@ -50,13 +75,15 @@ std::string NormalizeLineEndings(std::string_view text) {
   return out;
 }
 
-std::string ApplyTextEdits(const std::string& content, const std::vector<TextEdit>& edits) {
+std::string ApplyTextEdits(const std::string& content, const std::vector<TextEdit>& edits,
+                           bool js_patterns) {
   std::string modified = content;
   std::uint64_t work = 0;
   for (const auto& edit : edits) {
     std::string old_text = NormalizeLineEndings(edit.old_text);
     std::string new_text = NormalizeLineEndings(edit.new_text);
     if (std::size_t at = modified.find(old_text); at != std::string::npos) {
+      if (js_patterns) new_text = JsReplacement(new_text, modified, at, old_text.size());
       modified.replace(at, old_text.size(), new_text);
       continue;
     }

@@ -22,7 +22,11 @@ std::string NormalizeLineEndings(std::string_view text);
 
 // Applies `edits` in order to `content` (already line-ending normalized).
 // Throws FsError("Could not find exact match for edit:\n<oldText>").
-std::string ApplyTextEdits(const std::string& content, const std::vector<TextEdit>& edits);
+// `js_patterns` (the 2025.7.1 variant, whose exact match went through
+// String#replace): newText's "$$", "$&", "$`" and "$'" are expanded as
+// String#replace expands them for a string pattern.
+std::string ApplyTextEdits(const std::string& content, const std::vector<TextEdit>& edits,
+                           bool js_patterns = false);
 
 // The text edit_file returns: "```diff\n<patch>```\n\n" (more backticks when
 // the patch holds a run of three or more).

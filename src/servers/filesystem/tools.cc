@@ -16,6 +16,7 @@
 #include "servers/filesystem/resolver.h"
 #include "servers/filesystem/text_edits.h"
 #include "servers/filesystem/tool_schemas.h"
+#include "servers/filesystem/variants.h"
 
 namespace sbx::servers::filesystem {
 namespace {
@@ -91,7 +92,9 @@ std::string ReadMultiple(const PathPolicy& policy, const Json& args) {
   return Join(parts, "\n---\n");
 }
 
-std::string EditFile(const PathPolicy& policy, const Json& args) {
+// `v2025`: the 2025.7.1 variant ("$" patterns expanded, permission bits
+// not kept).
+std::string EditFile(const PathPolicy& policy, const Json& args, bool v2025) {
   Target target = policy.Validate(Str(args, "path"));
   std::vector<TextEdit> edits;
   if (auto it = args.find("edits"); it != args.end() && it->is_array()) {
@@ -102,9 +105,9 @@ std::string EditFile(const PathPolicy& policy, const Json& args) {
   }
   bool dry_run = args.value("dryRun", false);
   std::string original = NormalizeLineEndings(js::DecodeUtf8Lossy(ReadFileBytes(target)));
-  std::string modified = ApplyTextEdits(original, edits);
+  std::string modified = ApplyTextEdits(original, edits, v2025);
   std::string result = FormatEditDiff(target.path, original, modified);
-  if (!dry_run) ReplaceFileContent(target, modified);
+  if (!dry_run) ReplaceFileContent(target, modified, !v2025);
   return result;
 }
 
@@ -155,6 +158,9 @@ Tool TextTool(const std::string& name, std::string title, std::string descriptio
 
 std::shared_ptr<const mcp::ServerDefinition> MakeServer(const Options& options) {
   auto policy = std::make_shared<const PathPolicy>(options.allowed_directories);
+  // 2025.7.1 searched names by substring, had no tree excludes and moved
+  // with a bare rename (variants.h).
+  const bool v2025 = options.variant == kVariant2025_7_1;
   // Handlers hold the policy alive for as long as the definition lives.
   auto text = [policy](auto fn) {
     return
@@ -202,9 +208,9 @@ std::shared_ptr<const mcp::ServerDefinition> MakeServer(const Options& options) 
                "Write `content` to a file, creating it or replacing everything it held (no "
                "confirmation, so check the path "
                "first). The parent directory must already exist inside an allowed directory.",
-               text([](const PathPolicy& pp, const Json& a, const ToolContext&) {
+               text([v2025](const PathPolicy& pp, const Json& a, const ToolContext&) {
                  Target target = pp.Validate(Str(a, "path"));
-                 WriteFileContent(target, Str(a, "content"));
+                 WriteFileContent(target, Str(a, "content"), !v2025);
                  return "Successfully wrote to " + Str(a, "path");
                })));
   tools.push_back(TextTool("edit_file", "Edit file",
@@ -214,8 +220,8 @@ std::shared_ptr<const mcp::ServerDefinition> MakeServer(const Options& options) 
                            "replacement then takes the matched lines' "
                            "indentation). Returns the change as a unified diff; with `dryRun` the "
                            "file is left untouched.",
-                           text([](const PathPolicy& pp, const Json& a, const ToolContext&) {
-                             return EditFile(pp, a);
+                           text([v2025](const PathPolicy& pp, const Json& a, const ToolContext&) {
+                             return EditFile(pp, a, v2025);
                            })));
   tools.push_back(TextTool("create_directory", "Create directory",
                            "Make a directory, including any missing parent directories. Succeeds "
@@ -247,18 +253,19 @@ std::shared_ptr<const mcp::ServerDefinition> MakeServer(const Options& options) 
                            "'file' or 'directory' and directories carry a `children` array. "
                            "`excludePatterns` are glob patterns, "
                            "relative to the starting directory, for entries to leave out.",
-                           text([](const PathPolicy& pp, const Json& a, const ToolContext& ctx) {
-                             return DirectoryTree(pp, Str(a, "path"), StrList(a, "excludePatterns"),
-                                                  ctx);
+                           text([v2025](const PathPolicy& pp, const Json& a, const ToolContext& ctx) {
+                             std::vector<std::string> excludes;
+                             if (!v2025) excludes = StrList(a, "excludePatterns");
+                             return DirectoryTree(pp, Str(a, "path"), excludes, ctx);
                            })));
   tools.push_back(TextTool("move_file", "Move or rename",
                            "Move or rename a file or directory. Fails rather than overwrite when "
                            "something already exists at the "
                            "destination. Both paths must lie inside allowed directories.",
-                           text([](const PathPolicy& pp, const Json& a, const ToolContext&) {
+                           text([v2025](const PathPolicy& pp, const Json& a, const ToolContext&) {
                              Target source = pp.Validate(Str(a, "source"));
                              Target destination = pp.Validate(Str(a, "destination"));
-                             MoveTarget(source, destination);
+                             MoveTarget(source, destination, v2025);
                              return "Successfully moved " + Str(a, "source") + " to " +
                                     Str(a, "destination");
                            })));
@@ -268,9 +275,10 @@ std::shared_ptr<const mcp::ServerDefinition> MakeServer(const Options& options) 
                            "the top level, '**/*.md' at any depth). Returns the full paths found, "
                            "one per line. `excludePatterns` are "
                            "globs for paths to skip.",
-                           text([](const PathPolicy& pp, const Json& a, const ToolContext& ctx) {
+                           text([v2025](const PathPolicy& pp, const Json& a, const ToolContext& ctx) {
                              return SearchFiles(pp, Str(a, "path"), Str(a, "pattern"),
-                                                StrList(a, "excludePatterns"), ctx);
+                                                StrList(a, "excludePatterns"), ctx,
+                                                v2025 ? SearchMatch::kNameSubstring : SearchMatch::kGlob);
                            })));
   tools.push_back(TextTool("get_file_info", "File metadata",
                            "Report a file's or directory's metadata without reading it: size, "
@@ -285,10 +293,13 @@ std::shared_ptr<const mcp::ServerDefinition> MakeServer(const Options& options) 
                            text([](const PathPolicy& pp, const Json&, const ToolContext&) {
                              return "Allowed directories:\n" + Join(pp.allowed(), "\n");
                            })));
+  PresentVariant(options.variant, tools, policy);
   mcp::ServerInfo info;
   info.name = "secure-filesystem-server";
   info.version = "0.2.0";
-  return std::make_shared<const mcp::ServerDefinition>(std::move(info), std::move(tools));
+  auto server = std::make_shared<mcp::ServerDefinition>(std::move(info), std::move(tools));
+  ConfigureVariant(options.variant, *server);
+  return server;
 }
 
 }  // namespace sbx::servers::filesystem

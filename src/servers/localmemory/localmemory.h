@@ -44,6 +44,8 @@ struct Options {
   // Largest memory file read or written; a bigger one is a tool error and a
   // mutation that would grow the file past it changes nothing.
   std::uint64_t max_file_bytes = kDefaultMaxFileBytes;
+  // Which surface to present: "" today's upstream, else one of variants.h.
+  std::string variant = {};
 };
 
 // Settings (sandboxd --server-settings, key "localmemory"):

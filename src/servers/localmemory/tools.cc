@@ -15,6 +15,7 @@
 #include "servers/localmemory/localmemory.h"
 #include "servers/localmemory/memory_file.h"
 #include "servers/localmemory/tool_schemas.h"
+#include "servers/localmemory/variants.h"
 
 namespace sbx::servers::localmemory {
 namespace {
@@ -310,9 +311,14 @@ mcp::ResourceOptions GraphResource(const std::shared_ptr<Store>& store) {
 
 std::shared_ptr<const mcp::ServerDefinition> MakeServer(const Options& options) {
   auto store = std::make_shared<Store>(options);
+  auto tools = Tools(store);
+  PresentVariant(options.variant, tools);
   auto server = std::make_shared<mcp::ServerDefinition>(mcp::ServerInfo{"memory-server", "0.6.3", "", ""},
-                                                        Tools(store));
-  server->SetResources(GraphResource(store));
+                                                        std::move(tools));
+  // The graph resource came after 2025.8.4, whose low-level Server declared
+  // bare {tools: {}}.
+  if (options.variant.empty()) server->SetResources(GraphResource(store));
+  ConfigureVariant(options.variant, *server);
   return server;
 }
 

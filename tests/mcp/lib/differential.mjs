@@ -22,7 +22,11 @@ import { stripDescriptions } from './filesystem_scenario.mjs';
 export async function connectStdioUpstream({ args, env, cwd, onerror }) {
   const client = new Client({ name: 'sandboxd-mcp-differential', version: '1.0.0' }, { capabilities: {} });
   if (onerror) client.onerror = onerror;
-  await client.connect(new StdioClientTransport({ command: process.execPath, args, env, cwd, stderr: 'ignore' }));
+  const transport = new StdioClientTransport({ command: process.execPath, args, env, cwd, stderr: 'ignore' });
+  // The version initialize agreed on, kept where the HTTP transport keeps it
+  // (client.transport.protocolVersion), so the suites can compare it.
+  transport.setProtocolVersion = (version) => { transport.protocolVersion = version; };
+  await client.connect(transport);
   return client;
 }
 
