@@ -13,6 +13,7 @@
 #include <thread>
 
 #include "core/fs.h"
+#include "core/strings.h"
 
 namespace sbx::jail {
 namespace {
@@ -155,12 +156,6 @@ Result<std::vector<Mount>> CgroupMounts(const std::string& mountinfo) {
   return mounts;
 }
 
-std::string Join(const std::vector<std::string>& v) {
-  std::string out;
-  for (const auto& s : v) out += (out.empty() ? "" : ", ") + s;
-  return out;
-}
-
 void SignalAll(const std::vector<pid_t>& pids) {
   for (pid_t pid : pids) ::kill(pid, SIGKILL);
 }
@@ -201,7 +196,7 @@ Result<CgroupTree> CgroupTree::Open(const std::string& parent, const std::string
     for (const char* c : kControllers)
       if (!available || !Has(Words(*available), c)) missing.push_back(c);
     if (!missing.empty()) {
-      why.push_back("cgroup2 at " + m.point + " lacks " + Join(missing));
+      why.push_back("cgroup2 at " + m.point + " lacks " + strings::Join(missing, ", "));
       continue;
     }
     // Controllers reach a group only through every ancestor's subtree_control.
@@ -242,9 +237,9 @@ Result<CgroupTree> CgroupTree::Open(const std::string& parent, const std::string
   if (tree.pids_root_.empty()) missing.push_back("pids");
   if (tree.cpu_root_.empty()) missing.push_back("cpu");
   if (!missing.empty()) {
-    why.push_back("no cgroup v1 mount of " + Join(missing));
+    why.push_back("no cgroup v1 mount of " + strings::Join(missing, ", "));
     return MakeError(ErrorCode::kInternal,
-                     "no usable cgroup hierarchy in " + mountinfo + ": " + Join(why));
+                     "no usable cgroup hierarchy in " + mountinfo + ": " + strings::Join(why, ", "));
   }
   for (const auto& root : tree.Roots())
     if (auto s = MakeDir(root); !s) return s.error();

@@ -7,6 +7,7 @@
 #include <mutex>
 #include <string>
 
+#include "core/strings.h"
 #include "servers/filesystem/filesystem.h"
 #include "servers/code_runner/code_runner.h"
 #include "servers/terminal/terminal.h"
@@ -82,8 +83,7 @@ Result<Definition> Build(const std::string& name, const Entry& entry, Json setti
     variant = it->get<std::string>();
     settings.erase(it);
     if (std::find(entry.variants.begin(), entry.variants.end(), variant) == entry.variants.end()) {
-      std::string known;
-      for (const auto& v : entry.variants) known += (known.empty() ? "" : ", ") + v;
+      std::string known = strings::Join(entry.variants, ", ");
       return MakeError(ErrorCode::kInvalidArgument,
                        name + ": no variant '" + variant + "' (" +
                            (known.empty() ? "this server has none" : "it has: " + known) + ")");

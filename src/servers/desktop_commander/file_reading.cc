@@ -7,6 +7,7 @@
 #include <deque>
 #include <vector>
 
+#include "core/strings.h"
 #include "js_text/number.h"
 #include "js_text/string.h"
 #include "servers/desktop_commander/binary_detect.h"
@@ -92,15 +93,6 @@ class LineReader {
   bool eof_ = false;
 };
 
-std::string Join(const std::vector<std::string>& lines) {
-  std::string out;
-  for (std::size_t i = 0; i < lines.size(); ++i) {
-    if (i) out += '\n';
-    out += lines[i];
-  }
-  return out;
-}
-
 // upstream's generateEnhancedStatusMessage.
 std::string Status(std::size_t read, double offset, std::optional<std::int64_t> total, bool tail) {
   std::string n = std::to_string(read);
@@ -116,7 +108,7 @@ std::string Status(std::size_t read, double offset, std::optional<std::int64_t> 
 }
 
 std::string WithStatus(const std::string& status, const std::vector<std::string>& lines) {
-  return status + "\n\n" + Join(lines);
+  return status + "\n\n" + strings::Join(lines, "\n");
 }
 
 // readFromStartWithReadline.

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdint>
 
+#include "core/strings.h"
 #include "core/utf8.h"
 #include "js_text/string.h"
 #include "servers/filesystem/limits.h"
@@ -24,15 +25,6 @@ std::vector<std::string> Split(const std::string& s) {
     out.push_back(s.substr(i, j - i));
     i = j + 1;
   }
-}
-
-std::string Join(const std::vector<std::string>& lines) {
-  std::string out;
-  for (std::size_t i = 0; i < lines.size(); ++i) {
-    if (i) out += '\n';
-    out += lines[i];
-  }
-  return out;
 }
 
 // Length in UTF-16 units of a run of JS white space (all in the BMP).
@@ -129,7 +121,7 @@ std::string ApplyTextEdits(const std::string& content, const std::vector<TextEdi
                   lines.begin() + static_cast<std::ptrdiff_t>(i + old_lines.size()));
       lines.insert(lines.begin() + static_cast<std::ptrdiff_t>(i), replacement.begin(),
                    replacement.end());
-      modified = Join(lines);
+      modified = strings::Join(lines, "\n");
       found = true;
       break;
     }

@@ -6,6 +6,7 @@
 #include <optional>
 
 #include "js_text/date.h"
+#include "core/strings.h"
 #include "js_text/string.h"
 #include "servers/filesystem/file_ops.h"
 #include "servers/filesystem/filesystem.h"
@@ -50,15 +51,6 @@ std::optional<double> Num(const Json& args, const char* key) {
 // JavaScript truthiness of an optional number argument.
 bool Truthy(const std::optional<double>& v) { return v && *v != 0 && *v == *v; }
 
-std::string Join(const std::vector<std::string>& list, std::string_view sep) {
-  std::string out;
-  for (std::size_t i = 0; i < list.size(); ++i) {
-    if (i) out += sep;
-    out += list[i];
-  }
-  return out;
-}
-
 std::string ReadText(const PathPolicy& policy, const Json& args) {
   Target target = policy.Validate(Str(args, "path"));
   auto head = Num(args, "head"), tail = Num(args, "tail");
@@ -89,7 +81,7 @@ std::string ReadMultiple(const PathPolicy& policy, const Json& args) {
                     " bytes per read_multiple_files call; read fewer at a time");
     parts.push_back(std::move(part));
   }
-  return Join(parts, "\n---\n");
+  return strings::Join(parts, "\n---\n");
 }
 
 // `v2025`: the 2025.7.1 variant ("$" patterns expanded, permission bits
@@ -291,7 +283,7 @@ std::shared_ptr<const mcp::ServerDefinition> MakeServer(const Options& options) 
                            "Show which directories this server may access; everything inside them "
                            "is reachable, nothing outside.",
                            text([](const PathPolicy& pp, const Json&, const ToolContext&) {
-                             return "Allowed directories:\n" + Join(pp.allowed(), "\n");
+                             return "Allowed directories:\n" + strings::Join(pp.allowed(), "\n");
                            })));
   PresentVariant(options.variant, tools, policy);
   mcp::ServerInfo info;
