@@ -71,6 +71,11 @@ DirRef ParentDir(const Target& t, int& err) {
   return DirRef(std::move(dir));
 }
 
+bool NameIsLink(int dir, const std::string& name) {
+  struct stat st;
+  return ::fstatat(dir, name.c_str(), &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISLNK(st.st_mode);
+}
+
 // Opens the target itself (never through a link); 0 or errno in `err`.
 UniqueFd OpenFinal(const Target& t, int flags, int& err) {
   if (t.rest.empty()) {
@@ -82,6 +87,14 @@ UniqueFd OpenFinal(const Target& t, int flags, int& err) {
   if (err) return UniqueFd();
   UniqueFd fd(::openat(dir.get(), t.rest.back().c_str(), flags | O_NOFOLLOW | O_CLOEXEC));
   err = fd.valid() ? 0 : errno;
+  // A name validated as missing that is a symbolic link is a dangling one
+  // (the 2025.7.1 rules take those as missing: resolver.h): missing here
+  // too, without following it (O_PATH opened the link itself; other opens
+  // failed with ELOOP, or ENOTDIR for O_DIRECTORY).
+  if (!t.exists && NameIsLink(dir.get(), t.rest.back())) {
+    err = ENOENT;
+    fd.Reset();
+  }
   return fd;
 }
 
@@ -93,6 +106,16 @@ UniqueFd OpenForRead(const Target& t, struct stat& st) {
   if (::fstat(fd.get(), &st) != 0) ThrowErrno(errno, "fstat", t.path);
   if (S_ISFIFO(st.st_mode)) Fifo(t.path);
   return fd;
+}
+
+// fs.stat of the target, as tailFile begins; its size.
+std::uint64_t StatForTail(const Target& target, struct stat& st) {
+  CheckLength(target.path, "stat");
+  int err = 0;
+  UniqueFd probe = OpenFinal(target, O_PATH, err);
+  if (err) ThrowErrno(err, "stat", target.path);
+  if (::fstat(probe.get(), &st) != 0) ThrowErrno(errno, "stat", target.path);
+  return static_cast<std::uint64_t>(st.st_size);
 }
 
 std::vector<std::string_view> SplitLines(std::string_view s) {
@@ -191,13 +214,13 @@ std::string ReadFileBytes(const Target& target) {
   return data;
 }
 
-std::string HeadFile(const Target& target, double lines) {
+std::string HeadFile(const Target& target, double lines, bool per_chunk) {
   struct stat st;
   UniqueFd fd = OpenForRead(target, st);
   if (!(lines > 0)) return "";
   std::uint64_t wanted = lines >= 1e18 ? std::numeric_limits<std::uint64_t>::max()
                                        : static_cast<std::uint64_t>(std::ceil(lines));
-  std::string bytes;
+  std::string bytes, decoded;
   std::uint64_t newlines = 0;
   char buf[kChunk];
   while (newlines < wanted) {
@@ -207,8 +230,11 @@ std::string HeadFile(const Target& target, double lines) {
       TooLarge(target.path, static_cast<std::uint64_t>(st.st_size));
     newlines += static_cast<std::uint64_t>(std::count(buf, buf + n, '\n'));
     bytes.append(buf, n);
+    // A '\n' byte is never inside a UTF-8 sequence, so decoding per chunk
+    // moves no line boundary.
+    if (per_chunk) decoded += js::DecodeUtf8Lossy(std::string_view(buf, n));
   }
-  std::string text = js::DecodeUtf8Lossy(bytes);
+  std::string text = per_chunk ? std::move(decoded) : js::DecodeUtf8Lossy(bytes);
   auto parts = SplitLines(text);
   if (newlines >= wanted) return JoinLines(parts, 0, static_cast<std::size_t>(wanted));
   // End of file first: every complete line, and the unterminated rest if any.
@@ -218,14 +244,7 @@ std::string HeadFile(const Target& target, double lines) {
 
 std::string TailFile(const Target& target, double lines) {
   struct stat st;
-  CheckLength(target.path, "stat");
-  {
-    int err = 0;
-    UniqueFd probe = OpenFinal(target, O_PATH, err);
-    if (err) ThrowErrno(err, "stat", target.path);
-    if (::fstat(probe.get(), &st) != 0) ThrowErrno(errno, "stat", target.path);
-  }
-  std::uint64_t size = static_cast<std::uint64_t>(st.st_size);
+  std::uint64_t size = StatForTail(target, st);
   if (size == 0) return "";
   UniqueFd fd = OpenForRead(target, st);
   std::deque<std::string> chunks;
@@ -253,6 +272,56 @@ std::string TailFile(const Target& target, double lines) {
                  : rel < 0                  ? std::max(len + rel, 0.0)
                                             : std::min(rel, len);
   return JoinLines(parts, static_cast<std::size_t>(start), parts.size());
+}
+
+// 2025.7.1's tailFile: chunks from the end, each decoded on its own and
+// split into lines after CRLF normalization; a chunk's first (perhaps
+// incomplete) line is carried, as text, to the end of the chunk before.
+// Hence a character split across chunks becomes U+FFFDs, a CRLF split
+// across them keeps its CR, and `lines` counts as `linesFound < numLines`.
+std::string TailFileByChunk(const Target& target, double lines) {
+  struct stat st;
+  std::uint64_t size = StatForTail(target, st);
+  if (size == 0) return "";
+  UniqueFd fd = OpenForRead(target, st);
+  std::deque<std::string> out;
+  // The carried line, in pieces (front first), so that a file without line
+  // breaks is not copied once per chunk. It holds no '\n', so it cannot
+  // complete a CRLF: normalizing the chunk alone is normalizing both.
+  std::deque<std::string> carried;
+  auto carried_line = [&carried](std::string_view head) {
+    std::string line(head);
+    for (const auto& piece : carried) line += piece;
+    return line;
+  };
+  std::uint64_t position = size, total = 0;
+  double found = 0;
+  char buf[kChunk];
+  while (position > 0 && found < lines) {
+    std::size_t want = static_cast<std::size_t>(std::min<std::uint64_t>(kChunk, position));
+    position -= want;
+    std::size_t n = ReadAt(fd.get(), buf, want, position);
+    if (n == 0) break;
+    total += n;
+    if (total > kMaxReadBytes) TooLarge(target.path, size);
+    std::string text = NormalizeLineEndings(js::DecodeUtf8Lossy(std::string_view(buf, n)));
+    auto parts = SplitLines(text);
+    std::size_t first = position > 0 ? 1 : 0;  // the first line is carried on
+    for (std::size_t i = parts.size(); i > first && found < lines; --i) {
+      out.push_front(i == parts.size() ? carried_line(parts[i - 1]) : std::string(parts[i - 1]));
+      found += 1;
+    }
+    if (position > 0) {
+      if (parts.size() > 1) carried.clear();
+      carried.emplace_front(parts[0]);
+    }
+  }
+  std::string result;
+  for (std::size_t i = 0; i < out.size(); ++i) {
+    if (i) result += '\n';
+    result += out[i];
+  }
+  return result;
 }
 
 void WriteFileContent(const Target& target, std::string_view content, bool keep_mode) {

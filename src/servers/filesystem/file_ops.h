@@ -23,8 +23,11 @@ namespace sbx::servers::filesystem {
 // fs.readFile: the whole file as raw bytes (bounded by kMaxReadBytes).
 std::string ReadFileBytes(const Target& target);
 // upstream's headFile / tailFile (text, lines as upstream counts them).
-std::string HeadFile(const Target& target, double lines);
+// `per_chunk`: each 1 KiB chunk decoded on its own (2025.7.1's headFile).
+std::string HeadFile(const Target& target, double lines, bool per_chunk = false);
 std::string TailFile(const Target& target, double lines);
+// 2025.7.1's tailFile (chunks decoded and split on their own).
+std::string TailFileByChunk(const Target& target, double lines);
 
 // upstream's writeFileContent: exclusive create, else atomic replace
 // keeping the old permission bits (`keep_mode` false: the 2025.7.1 variant,

@@ -73,7 +73,11 @@ Target Take(RealpathWalk& walker) {
 
 }  // namespace
 
-PathPolicy::PathPolicy(const std::vector<std::string>& configured) : home_(HomeDirectory()) {
+PathPolicy::PathPolicy(const std::vector<std::string>& configured)
+    : PathPolicy(configured, Rules{}) {}
+
+PathPolicy::PathPolicy(const std::vector<std::string>& configured, Rules rules)
+    : home_(HomeDirectory()), rules_(rules) {
   std::string cwd = CurrentDirectory();
   std::vector<std::string> candidates;
   for (const auto& dir : configured) {
@@ -124,13 +128,13 @@ std::string PathPolicy::Absolute(std::string_view expanded) const {
 
 std::string PathPolicy::Lexical(std::string_view requested) const {
   std::string expanded = nodepath::ExpandHome(requested, home_);
-  if (nodepath::LooksLikeWindowsDrivePath(expanded))
+  if (rules_.refuse_windows_drive_paths && nodepath::LooksLikeWindowsDrivePath(expanded))
     throw FsError("Access denied - Windows-style path received on a POSIX host: " +
                   std::string(requested));
   return Absolute(expanded);
 }
 
-Target PathPolicy::Validate(std::string_view requested) const {
+Target PathPolicy::Validate(std::string_view requested, Access access) const {
   std::string absolute = Lexical(requested);
   // Upstream checks only the normalized copy; the path itself must pass too.
   if (!Within(nodepath::UpstreamNormalize(absolute)) || !Within(absolute))
@@ -145,6 +149,7 @@ Target PathPolicy::Validate(std::string_view requested) const {
     return Take(walker);
   }
   if (err != ENOENT) ThrowErrno(err, "realpath", absolute);
+  if (rules_.missing == Missing::kParentOnly) return MissingBelowParent(absolute, access);
   try {
     return UnicodeEquivalent(absolute);
   } catch (const FsError& e) {
@@ -152,6 +157,35 @@ Target PathPolicy::Validate(std::string_view requested) const {
       throw FsError("Parent directory does not exist: " + nodepath::Dirname(absolute));
     throw;
   }
+}
+
+// 2025.7.1's fallback for a path whose realpath failed with ENOENT: its
+// parent must resolve inside; the path is then taken as typed (`absolute`).
+Target PathPolicy::MissingBelowParent(const std::string& absolute, Access access) const {
+  std::string parent = nodepath::Dirname(absolute);
+  RealpathWalk walker(real_roots_);
+  int err = walker.Walk(Parts(parent));
+  // 2025.7.1 caught every failure of the parent's realpath and of its check
+  // alike, and named the parent as typed.
+  if (err != 0 || !walker.inside() || !Within(nodepath::UpstreamNormalize(walker.path())))
+    throw FsError("Parent directory does not exist: " + parent);
+  // realpath of a path below a file says ENOTDIR, not ENOENT: only a race
+  // gets here.
+  if (walker.at_file()) ThrowErrno(ENOTDIR, "realpath", absolute);
+  std::string name = nodepath::Basename(absolute);
+  Target t;
+  t.path = absolute;
+  t.base = walker.cursor().Release();
+  if (!t.base.valid()) ThrowErrno(errno, "realpath", parent);
+  t.rest = {name};
+  // The name is there although realpath failed: a dangling link (or chain).
+  // 2025.7.1 replaced it on write_file and renamed it on move_file; the
+  // writes keep today's refusal instead (README: deliberate differences).
+  struct stat st;
+  if (access == Access::kWrite && ::fstatat(t.base.get(), name.c_str(), &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+      S_ISLNK(st.st_mode))
+    throw FsError("Parent directory does not exist: " + parent);
+  return t;
 }
 
 // Upstream's fallback for paths that do not exist (yet): walk the existing

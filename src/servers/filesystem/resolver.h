@@ -9,11 +9,14 @@
 // followed the way realpath(3) would; one that leaves is refused with
 // upstream's message. What stays here is upstream's surface: home
 // expansion, relative paths, the lexical checks, the messages, and the
-// Unicode (NFC) fallback for names that do not exist. The caller gets the resolved path for messages plus a
+// Unicode (NFC) fallback for names that do not exist (today's rules). The caller gets the resolved path for messages plus a
 // descriptor of a directory inside the root and the names below it, and does
 // its operation relative to that descriptor (openat/mkdirat/renameat2/… with
 // no symlink following), so a link swapped in after the check cannot redirect
 // it.
+//
+// Rules: today's upstream by default; the 2025.7.1 variant chooses that
+// release's (PathPolicy::Rules, below).
 //
 // Deliberate differences from upstream (it is the one that escapes):
 // - upstream compares a copy of the path with surrounding quotes and white
@@ -44,20 +47,47 @@ using Target = confine::Resolved;
 
 class PathPolicy {
  public:
+  // How a path that does not exist is taken.
+  enum class Missing {
+    // Today's upstream: the existing part is walked name by name, matching a
+    // name in the other Unicode normalization form (NFC/NFD) when the exact
+    // one is missing; any depth of missing names below it is taken, and the
+    // path is reported from the deepest existing directory's real path.
+    kUnicodeWalk,
+    // 2025.7.1: exact names only; taken only when the parent directory's
+    // realpath succeeds inside (else "Parent directory does not exist:
+    // <parent as typed>", whatever failed), and reported as typed. A
+    // dangling symbolic link is such a missing name (2025.7.1's realpath
+    // said ENOENT): reading it fails as a missing file (file_ops never follows
+    // it); writing is refused (Access::kWrite), as today's rules refuse it.
+    kParentOnly,
+  };
+  struct Rules {
+    Missing missing = Missing::kUnicodeWalk;
+    // Today's upstream refuses "C:\x" and the like on a POSIX host;
+    // 2025.7.1 took them as relative names (a file named "C:\x").
+    bool refuse_windows_drive_paths = true;
+  };
+  // What the caller will do with the path (only kParentOnly tells them apart).
+  enum class Access { kRead, kWrite };
+
   // `configured`: the directories the server was started with, treated as
   // upstream treats its command-line arguments (home expansion, both the
   // given and the symlink-resolved form kept, inaccessible ones dropped).
+  // `rules`: today's by default.
   explicit PathPolicy(const std::vector<std::string>& configured);
+  PathPolicy(const std::vector<std::string>& configured, Rules rules);
 
   // The allowed directories in upstream's form and order.
   const std::vector<std::string>& allowed() const { return allowed_; }
 
   // Upstream's validatePath. Throws FsError with upstream's message.
-  Target Validate(std::string_view requested) const;
+  Target Validate(std::string_view requested, Access access = Access::kRead) const;
 
   // The absolute path validatePath computes for `requested` before touching
   // the file system (home expansion, relative paths against the allowed
-  // directories). Throws FsError for Windows drive paths.
+  // directories). Throws FsError for Windows drive paths (when the rules
+  // refuse them).
   std::string Lexical(std::string_view requested) const;
 
   // Whether `path` (absolute, normalized) lies inside an allowed directory
@@ -67,12 +97,14 @@ class PathPolicy {
  private:
   std::string Absolute(std::string_view expanded) const;
   Target UnicodeEquivalent(const std::string& absolute) const;
+  Target MissingBelowParent(const std::string& absolute, Access access) const;
   std::string OutsideMessage(const std::string& absolute) const;
   std::string SymlinkOutsideMessage(const std::string& real) const;
 
   std::vector<std::string> allowed_;
   std::vector<std::string> real_roots_;  // realpaths of allowed_, the walk's entry points
   std::string home_;
+  Rules rules_;
 };
 
 }  // namespace sbx::servers::filesystem

@@ -51,13 +51,14 @@ std::optional<double> Num(const Json& args, const char* key) {
 // JavaScript truthiness of an optional number argument.
 bool Truthy(const std::optional<double>& v) { return v && *v != 0 && *v == *v; }
 
-std::string ReadText(const PathPolicy& policy, const Json& args) {
+// `v2025`: 2025.7.1's head/tail, which decoded each 1 KiB chunk on its own.
+std::string ReadText(const PathPolicy& policy, const Json& args, bool v2025) {
   Target target = policy.Validate(Str(args, "path"));
   auto head = Num(args, "head"), tail = Num(args, "tail");
   if (Truthy(head) && Truthy(tail))
     throw FsError("Cannot specify both head and tail parameters simultaneously");
-  if (Truthy(tail)) return TailFile(target, *tail);
-  if (Truthy(head)) return HeadFile(target, *head);
+  if (Truthy(tail)) return v2025 ? TailFileByChunk(target, *tail) : TailFile(target, *tail);
+  if (Truthy(head)) return HeadFile(target, *head, v2025);
   return js::DecodeUtf8Lossy(ReadFileBytes(target));
 }
 
@@ -149,10 +150,12 @@ Tool TextTool(const std::string& name, std::string title, std::string descriptio
 }  // namespace
 
 std::shared_ptr<const mcp::ServerDefinition> MakeServer(const Options& options) {
-  auto policy = std::make_shared<const PathPolicy>(options.allowed_directories);
-  // 2025.7.1 searched names by substring, had no tree excludes and moved
-  // with a bare rename (variants.h).
+  // 2025.7.1 searched names by substring, had no tree excludes, moved
+  // with a bare rename, decoded head/tail per chunk (variants.h) and
+  // validated paths by its own rules (resolver.h).
   const bool v2025 = options.variant == kVariant2025_7_1;
+  auto policy = std::make_shared<const PathPolicy>(options.allowed_directories,
+                                                   v2025 ? Rules2025_7_1() : PathPolicy::Rules{});
   // Handlers hold the policy alive for as long as the definition lives.
   auto text = [policy](auto fn) {
     return
@@ -167,12 +170,12 @@ std::shared_ptr<const mcp::ServerDefinition> MakeServer(const Options& options) 
       TextTool("read_file", "Read file (deprecated)",
                "Older name of read_text_file, kept for compatibility; prefer read_text_file. " +
                    read_text_description,
-               text([](const PathPolicy& pp, const Json& a, const ToolContext&) {
-                 return ReadText(pp, a);
+               text([v2025](const PathPolicy& pp, const Json& a, const ToolContext&) {
+                 return ReadText(pp, a, v2025);
                })));
   tools.push_back(TextTool("read_text_file", "Read text file", read_text_description,
                            text([](const PathPolicy& pp, const Json& a, const ToolContext&) {
-                             return ReadText(pp, a);
+                             return ReadText(pp, a, false);  // today's tool only
                            })));
   tools.push_back(MakeTool("read_media_file", "Read media file",
                            "Return a file's bytes base64-encoded in a single content block: images "
@@ -201,7 +204,7 @@ std::shared_ptr<const mcp::ServerDefinition> MakeServer(const Options& options) 
                "confirmation, so check the path "
                "first). The parent directory must already exist inside an allowed directory.",
                text([v2025](const PathPolicy& pp, const Json& a, const ToolContext&) {
-                 Target target = pp.Validate(Str(a, "path"));
+                 Target target = pp.Validate(Str(a, "path"), PathPolicy::Access::kWrite);
                  WriteFileContent(target, Str(a, "content"), !v2025);
                  return "Successfully wrote to " + Str(a, "path");
                })));
@@ -255,8 +258,9 @@ std::shared_ptr<const mcp::ServerDefinition> MakeServer(const Options& options) 
                            "something already exists at the "
                            "destination. Both paths must lie inside allowed directories.",
                            text([v2025](const PathPolicy& pp, const Json& a, const ToolContext&) {
-                             Target source = pp.Validate(Str(a, "source"));
-                             Target destination = pp.Validate(Str(a, "destination"));
+                             Target source = pp.Validate(Str(a, "source"), PathPolicy::Access::kWrite);
+                             Target destination =
+                                 pp.Validate(Str(a, "destination"), PathPolicy::Access::kWrite);
                              MoveTarget(source, destination, v2025);
                              return "Successfully moved " + Str(a, "source") + " to " +
                                     Str(a, "destination");
@@ -285,7 +289,7 @@ std::shared_ptr<const mcp::ServerDefinition> MakeServer(const Options& options) 
                            text([](const PathPolicy& pp, const Json&, const ToolContext&) {
                              return "Allowed directories:\n" + strings::Join(pp.allowed(), "\n");
                            })));
-  PresentVariant(options.variant, tools, policy);
+  PresentVariant(options.variant, tools);
   mcp::ServerInfo info;
   info.name = "secure-filesystem-server";
   info.version = "0.2.0";

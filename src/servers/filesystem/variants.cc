@@ -3,7 +3,6 @@
 #include "servers/filesystem/zod3_issues.h"
 
 #include <algorithm>
-#include <optional>
 #include <utility>
 
 namespace sbx::servers::filesystem {
@@ -57,33 +56,7 @@ ToolResult PlainText(ToolResult result) {
   return result;
 }
 
-// 2025.7.1's validatePath took a missing path only when its parent
-// existed ("Parent directory does not exist: <parent>" otherwise, whatever
-// made the parent fail); today's takes any missing path. The parent of
-// `requested` when 2025.7.1 refused it so; nothing when the path exists, is
-// outside (the tool's own check says so) or fails otherwise (the tool's
-// error is 2025.7.1's too).
-std::optional<std::string> MissingParent(const PathPolicy& policy, const std::string& requested) {
-  std::string absolute;
-  try {
-    absolute = policy.Lexical(requested);
-    if (!policy.Within(absolute) || policy.Validate(absolute).exists) return std::nullopt;
-  } catch (const std::exception&) {
-    return std::nullopt;
-  }
-  std::size_t slash = absolute.rfind('/');
-  std::string parent = slash == 0 ? "/" : absolute.substr(0, slash);
-  try {
-    if (policy.Validate(parent).exists) return std::nullopt;
-  } catch (const std::exception&) {
-  }
-  return parent;
-}
-
-// The path arguments validatePath saw first, in its order.
-constexpr const char* kPathKeys[] = {"path", "source", "destination"};
-
-void Present2025(std::vector<Tool>& tools, const std::shared_ptr<const PathPolicy>& policy) {
+void Present2025(std::vector<Tool>& tools) {
   std::erase_if(tools, [](const Tool& t) { return t.name == "read_text_file" || t.name == "read_media_file"; });
   for (auto& tool : tools) {
     tool.title.clear();
@@ -93,19 +66,13 @@ void Present2025(std::vector<Tool>& tools, const std::shared_ptr<const PathPolic
     // Each handler parsed its own arguments with zod 3 (list_allowed_directories
     // read none): wrong ones are its error text, unknown keys are dropped.
     tool.raw_arguments = true;
-    tool.handler = [inner = std::move(tool.handler), schema = tool.input_schema, name = tool.name, policy](
+    tool.handler = [inner = std::move(tool.handler), schema = tool.input_schema, name = tool.name](
                        const Json& args, const mcp::ToolContext& ctx) {
       if (name == "list_allowed_directories") return PlainText(inner(Json::object(), ctx));
       Json issues = Zod3Issues(schema, args.is_null() ? nullptr : &args);
       if (!issues.empty())
         return ToolResult::Error("Error: Invalid arguments for " + name + ": " + Zod3ErrorText(issues));
-      Json parsed = Zod3Parsed(schema, args);
-      for (const char* key : kPathKeys) {
-        if (!parsed.contains(key)) continue;
-        if (auto parent = MissingParent(*policy, parsed[key].get<std::string>()))
-          return ToolResult::Error("Error: Parent directory does not exist: " + *parent);
-      }
-      return PlainText(inner(parsed, ctx));
+      return PlainText(inner(Zod3Parsed(schema, args), ctx));
     };
   }
 }
@@ -155,9 +122,15 @@ void ConfigureVariant(const std::string& variant, mcp::ServerDefinition& server)
   server.SetUnknownTool([](const std::string& name) { return ToolResult::Error("Error: Unknown tool: " + name); });
 }
 
-void PresentVariant(const std::string& variant, std::vector<Tool>& tools,
-                    const std::shared_ptr<const PathPolicy>& policy) {
-  if (variant == kVariant2025_7_1) Present2025(tools, policy);
+PathPolicy::Rules Rules2025_7_1() {
+  PathPolicy::Rules rules;
+  rules.missing = PathPolicy::Missing::kParentOnly;
+  rules.refuse_windows_drive_paths = false;
+  return rules;
+}
+
+void PresentVariant(const std::string& variant, std::vector<Tool>& tools) {
+  if (variant == kVariant2025_7_1) Present2025(tools);
   if (variant == kVariantKlavis) PresentKlavis(tools);
 }
 

@@ -11,11 +11,11 @@
 //                (move_file not destructive), read_media_file answering one
 //                {type: image|audio|blob, data, mimeType} block.
 // The behaviour differences inside handlers (2025.7.1's search_files,
-// directory_tree and move_file) are branches in tools.cc; this file changes
-// what surrounds them: names, schemas and the shape of results.
+// directory_tree, move_file and head/tail) are branches in tools.cc, its path
+// validation the PathPolicy rules below; this file changes what surrounds
+// them: names, schemas and the shape of results.
 #pragma once
 
-#include <memory>
 #include <string>
 #include <vector>
 
@@ -27,10 +27,13 @@ namespace sbx::servers::filesystem {
 inline constexpr const char* kVariant2025_7_1 = "2025.7.1";
 inline constexpr const char* kVariantKlavis = "klavis";
 
+// 2025.7.1's validatePath: exact names only, a missing path taken below an
+// existing parent and reported as typed, Windows drive paths taken as
+// relative names (resolver.h).
+PathPolicy::Rules Rules2025_7_1();
+
 // Rewrites today's 14 tools into `variant`'s ("" leaves them as they are).
-// `policy`: the server's, for the checks 2025.7.1 made before its handlers.
-void PresentVariant(const std::string& variant, std::vector<mcp::Tool>& tools,
-                    const std::shared_ptr<const PathPolicy>& policy);
+void PresentVariant(const std::string& variant, std::vector<mcp::Tool>& tools);
 // What `variant`'s server answers beyond its tools: capabilities, unknown tools.
 void ConfigureVariant(const std::string& variant, mcp::ServerDefinition& server);
 

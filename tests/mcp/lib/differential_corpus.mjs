@@ -64,6 +64,18 @@ export const CASES = [
     c('read_text_file', { path: R('notes.txt'), head: 100 }), c('read_text_file', { path: R('notes.txt'), tail: 100 }),
     c('read_text_file', { path: R('no-newline.txt'), head: 100 }), c('read_text_file', { path: R('no-newline.txt'), tail: 100 }),
   ] },
+  // 1 KiB is upstream's head/tail read size: "é" and a CRLF straddle the
+  // chunk boundary from either end (2,048 bytes each). 2025.7.1 decoded each
+  // chunk on its own (U+FFFDs, a kept CR) and counted tail lines its own way
+  // (fractions rounded up, a negative count reads nothing). read_file: the
+  // name both versions have.
+  { name: 'read_file: head/tail across the 1 KiB read chunks', calls: [
+    c('write_file', { path: R('write/chunk-utf8.txt'), content: `${'a'.repeat(1023)}\u00e9\n${'b'.repeat(1021)}\n` }),
+    c('write_file', { path: R('write/chunk-crlf.txt'), content: `${'x'.repeat(1023)}\r\n${'y'.repeat(1022)}\n` }),
+    c('read_file', { path: R('write/chunk-utf8.txt'), head: 1 }), c('read_file', { path: R('write/chunk-utf8.txt'), tail: 3 }),
+    c('read_file', { path: R('write/chunk-utf8.txt'), tail: 1.5 }), c('read_file', { path: R('write/chunk-utf8.txt'), tail: -1 }),
+    c('read_file', { path: R('write/chunk-crlf.txt'), head: 2 }), c('read_file', { path: R('write/chunk-crlf.txt'), tail: 3 }),
+  ] },
   { name: 'read_text_file: head=0 / tail=0 read the whole file', calls: [
     c('read_text_file', { path: R('notes.txt'), head: 0 }), c('read_text_file', { path: R('notes.txt'), tail: 0 }),
     c('read_text_file', { path: R('notes.txt'), head: 0, tail: 0 }), c('read_text_file', { path: R('notes.txt'), head: 0, tail: 2 }),
