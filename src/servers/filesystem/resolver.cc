@@ -134,7 +134,7 @@ std::string PathPolicy::Lexical(std::string_view requested) const {
   return Absolute(expanded);
 }
 
-Target PathPolicy::Validate(std::string_view requested, Access access) const {
+Target PathPolicy::Validate(std::string_view requested) const {
   std::string absolute = Lexical(requested);
   // Upstream checks only the normalized copy; the path itself must pass too.
   if (!Within(nodepath::UpstreamNormalize(absolute)) || !Within(absolute))
@@ -149,7 +149,7 @@ Target PathPolicy::Validate(std::string_view requested, Access access) const {
     return Take(walker);
   }
   if (err != ENOENT) ThrowErrno(err, "realpath", absolute);
-  if (rules_.missing == Missing::kParentOnly) return MissingBelowParent(absolute, access);
+  if (rules_.missing == Missing::kParentOnly) return MissingBelowParent(absolute);
   try {
     return UnicodeEquivalent(absolute);
   } catch (const FsError& e) {
@@ -161,7 +161,7 @@ Target PathPolicy::Validate(std::string_view requested, Access access) const {
 
 // 2025.7.1's fallback for a path whose realpath failed with ENOENT: its
 // parent must resolve inside; the path is then taken as typed (`absolute`).
-Target PathPolicy::MissingBelowParent(const std::string& absolute, Access access) const {
+Target PathPolicy::MissingBelowParent(const std::string& absolute) const {
   std::string parent = nodepath::Dirname(absolute);
   RealpathWalk walker(real_roots_);
   int err = walker.Walk(Parts(parent));
@@ -178,13 +178,9 @@ Target PathPolicy::MissingBelowParent(const std::string& absolute, Access access
   t.base = walker.cursor().Release();
   if (!t.base.valid()) ThrowErrno(errno, "realpath", parent);
   t.rest = {name};
-  // The name is there although realpath failed: a dangling link (or chain).
-  // 2025.7.1 replaced it on write_file and renamed it on move_file; the
-  // writes keep today's refusal instead (README: deliberate differences).
-  struct stat st;
-  if (access == Access::kWrite && ::fstatat(t.base.get(), name.c_str(), &st, AT_SYMLINK_NOFOLLOW) == 0 &&
-      S_ISLNK(st.st_mode))
-    throw FsError("Parent directory does not exist: " + parent);
+  // A name there although realpath failed is a dangling link (or chain):
+  // 2025.7.1 replaced it on write_file and renamed it on move_file, which
+  // the descriptor-relative writes do too without following it.
   return t;
 }
 

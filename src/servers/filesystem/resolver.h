@@ -58,8 +58,9 @@ class PathPolicy {
     // realpath succeeds inside (else "Parent directory does not exist:
     // <parent as typed>", whatever failed), and reported as typed. A
     // dangling symbolic link is such a missing name (2025.7.1's realpath
-    // said ENOENT): reading it fails as a missing file (file_ops never follows
-    // it); writing is refused (Access::kWrite), as today's rules refuse it.
+    // said ENOENT): reading it fails as a missing file, and writing or
+    // moving onto it replaces the link itself (file_ops never follows it,
+    // so the link's target, inside or out, is never touched).
     kParentOnly,
   };
   struct Rules {
@@ -68,8 +69,6 @@ class PathPolicy {
     // 2025.7.1 took them as relative names (a file named "C:\x").
     bool refuse_windows_drive_paths = true;
   };
-  // What the caller will do with the path (only kParentOnly tells them apart).
-  enum class Access { kRead, kWrite };
 
   // `configured`: the directories the server was started with, treated as
   // upstream treats its command-line arguments (home expansion, both the
@@ -82,7 +81,7 @@ class PathPolicy {
   const std::vector<std::string>& allowed() const { return allowed_; }
 
   // Upstream's validatePath. Throws FsError with upstream's message.
-  Target Validate(std::string_view requested, Access access = Access::kRead) const;
+  Target Validate(std::string_view requested) const;
 
   // The absolute path validatePath computes for `requested` before touching
   // the file system (home expansion, relative paths against the allowed
@@ -97,7 +96,7 @@ class PathPolicy {
  private:
   std::string Absolute(std::string_view expanded) const;
   Target UnicodeEquivalent(const std::string& absolute) const;
-  Target MissingBelowParent(const std::string& absolute, Access access) const;
+  Target MissingBelowParent(const std::string& absolute) const;
   std::string OutsideMessage(const std::string& absolute) const;
   std::string SymlinkOutsideMessage(const std::string& real) const;
 

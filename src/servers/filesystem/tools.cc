@@ -204,7 +204,7 @@ std::shared_ptr<const mcp::ServerDefinition> MakeServer(const Options& options) 
                "confirmation, so check the path "
                "first). The parent directory must already exist inside an allowed directory.",
                text([v2025](const PathPolicy& pp, const Json& a, const ToolContext&) {
-                 Target target = pp.Validate(Str(a, "path"), PathPolicy::Access::kWrite);
+                 Target target = pp.Validate(Str(a, "path"));
                  WriteFileContent(target, Str(a, "content"), !v2025);
                  return "Successfully wrote to " + Str(a, "path");
                })));
@@ -258,9 +258,9 @@ std::shared_ptr<const mcp::ServerDefinition> MakeServer(const Options& options) 
                            "something already exists at the "
                            "destination. Both paths must lie inside allowed directories.",
                            text([v2025](const PathPolicy& pp, const Json& a, const ToolContext&) {
-                             Target source = pp.Validate(Str(a, "source"), PathPolicy::Access::kWrite);
+                             Target source = pp.Validate(Str(a, "source"));
                              Target destination =
-                                 pp.Validate(Str(a, "destination"), PathPolicy::Access::kWrite);
+                                 pp.Validate(Str(a, "destination"));
                              MoveTarget(source, destination, v2025);
                              return "Successfully moved " + Str(a, "source") + " to " +
                                     Str(a, "destination");

@@ -6,6 +6,7 @@
 // alongside so that a rule leaking into them shows.
 #include <sys/stat.h>
 
+#include <filesystem>
 #include <string>
 
 #include "servers/filesystem/node_errors.h"
@@ -27,10 +28,9 @@ class PathRulesTest : public FsTest {
     rules.missing = PathPolicy::Missing::kParentOnly;
     return rules;
   }
-  static std::string Message(const PathPolicy& policy, const std::string& path,
-                             PathPolicy::Access access = PathPolicy::Access::kRead) {
+  static std::string Message(const PathPolicy& policy, const std::string& path) {
     try {
-      policy.Validate(path, access);
+      policy.Validate(path);
       return "(accepted)";
     } catch (const FsError& e) {
       return e.message();
@@ -87,17 +87,14 @@ TEST_F(PathRulesTest, MissingPathBelowParentAsTyped) {
             "Access denied - symlink target outside allowed directories: " + O() + " not in " + root_);
 }
 
-TEST_F(PathRulesTest, DanglingLinkMissingForReadsRefusedForWrites) {
+TEST_F(PathRulesTest, ADanglingLinkIsAMissingName) {
   Symlink(O("missing-target"), "dangling");
   EXPECT_EQ(Message(PathPolicy({root_}), R("dangling")), "Parent directory does not exist: " + root_);
   PathPolicy policy = Policy(ParentOnly());
   Target read = policy.Validate(R("dangling"));
   EXPECT_FALSE(read.exists);
   EXPECT_EQ(read.path, R("dangling"));
-  EXPECT_EQ(Message(policy, R("dangling"), PathPolicy::Access::kWrite),
-            "Parent directory does not exist: " + root_);
-  // A missing name that is no link is writable.
-  EXPECT_EQ(Message(policy, R("fresh"), PathPolicy::Access::kWrite), "(accepted)");
+  EXPECT_EQ(Message(policy, R("fresh")), "(accepted)");
 }
 
 TEST_F(PathRulesTest, Upstream2025ExactNamesThroughTools) {
@@ -131,7 +128,7 @@ TEST_F(PathRulesTest, Upstream2025MissingPathPrintedAsTyped) {
                 "'\n---\n" + R("no/x") + ": Error - Parent directory does not exist: " + R("no"));
 }
 
-TEST_F(PathRulesTest, Upstream2025DanglingLinkReadsMissingWritesRefused) {
+TEST_F(PathRulesTest, Upstream2025DanglingLinkIsAMissingName) {
   Present2025();
   Symlink(O("missing-target"), "dangling");
   const std::string enoent = "Error: ENOENT: no such file or directory, ";
@@ -145,14 +142,24 @@ TEST_F(PathRulesTest, Upstream2025DanglingLinkReadsMissingWritesRefused) {
   // mkdir does not follow a final link either: nothing is made.
   EXPECT_EQ(Err("create_directory", {{"path", R("dangling")}}),
             "Error: EEXIST: file already exists, mkdir " + quoted);
-  // 2025.7.1 replaced the link by a file or moved it; refused here.
-  const std::string refused = "Error: Parent directory does not exist: " + root_;
-  EXPECT_EQ(Err("write_file", {{"path", R("dangling")}, {"content", "x"}}), refused);
+  // 2025.7.1 replaced the link by a file (a temporary renamed over the
+  // name) and moved the link itself: the link's outside target is never
+  // created or written.
+  EXPECT_EQ(Ok("write_file", {{"path", R("dangling")}, {"content", "x"}}), "Successfully wrote to " + R("dangling"));
+  EXPECT_FALSE(IsLink("dangling"));
+  EXPECT_EQ(ReadAbs(R("dangling")), "x");
+  EXPECT_FALSE(std::filesystem::exists(std::filesystem::symlink_status(O("missing-target"))));
+  Symlink(O("missing-target"), "dangling2");
   Write("a.txt", "a");
-  EXPECT_EQ(Err("move_file", {{"source", R("a.txt")}, {"destination", R("dangling")}}), refused);
-  EXPECT_EQ(Err("move_file", {{"source", R("dangling")}, {"destination", R("b")}}), refused);
-  EXPECT_TRUE(IsLink("dangling"));
-  EXPECT_EQ(ReadAbs(R("a.txt")), "a");
+  EXPECT_EQ(Ok("move_file", {{"source", R("a.txt")}, {"destination", R("dangling2")}}),
+            "Successfully moved " + R("a.txt") + " to " + R("dangling2"));
+  EXPECT_FALSE(IsLink("dangling2"));
+  EXPECT_EQ(ReadAbs(R("dangling2")), "a");
+  Symlink(O("missing-target"), "dangling3");
+  EXPECT_EQ(Ok("move_file", {{"source", R("dangling3")}, {"destination", R("b")}}),
+            "Successfully moved " + R("dangling3") + " to " + R("b"));
+  EXPECT_TRUE(IsLink("b"));
+  EXPECT_FALSE(std::filesystem::exists(std::filesystem::symlink_status(O("missing-target"))));
 }
 
 // "é" and a CRLF straddling the 1 KiB chunk boundary from either end.
