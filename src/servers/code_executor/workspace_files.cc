@@ -7,6 +7,7 @@
 
 #include <cerrno>
 
+#include "confine/resolver.h"
 #include "core/unique_fd.h"
 #include "js_text/string.h"
 #include "servers/filesystem/file_ops.h"
@@ -143,7 +144,7 @@ void WorkspaceFiles::MakeDirectories(const std::string& absolute) const {
   // One level at a time, so that each level is resolved (and any link in it
   // judged) before the next is created under it.
   std::string current = workspace_;
-  for (const auto& name : np::Components(np::Relative(workspace_, absolute))) {
+  for (const auto& name : confine::Components(np::Relative(workspace_, absolute))) {
     current = np::Join(current, name);
     Target t = Resolve(policy, current, "mkdir", current);
     try {

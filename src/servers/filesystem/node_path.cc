@@ -1,5 +1,6 @@
 #include "servers/filesystem/node_path.h"
 
+#include "confine/resolver.h"
 #include "js_text/string.h"
 
 namespace sbx::servers::filesystem::nodepath {
@@ -65,20 +66,8 @@ std::string Join(std::string_view a, std::string_view b) {
   return Normalize(joined);
 }
 
-std::vector<std::string> Components(std::string_view p) {
-  std::vector<std::string> out;
-  std::size_t i = 0;
-  while (i < p.size()) {
-    std::size_t j = p.find('/', i);
-    if (j == std::string_view::npos) j = p.size();
-    if (j > i) out.emplace_back(p.substr(i, j - i));
-    i = j + 1;
-  }
-  return out;
-}
-
 std::string Relative(std::string_view from, std::string_view to) {
-  auto f = Components(from), t = Components(to);
+  auto f = confine::Components(from), t = confine::Components(to);
   std::size_t common = 0;
   while (common < f.size() && common < t.size() && f[common] == t[common]) ++common;
   std::string out;

@@ -27,9 +27,6 @@ std::string Dirname(std::string_view p);
 std::string Basename(std::string_view p);
 std::string Extname(std::string_view p);
 
-// Non-empty components of a normalized absolute path.
-std::vector<std::string> Components(std::string_view p);
-
 // Upstream's normalizePath for POSIX hosts: trims JS white space, drops one
 // leading and one trailing quote character, collapses slashes and drops a
 // trailing slash.

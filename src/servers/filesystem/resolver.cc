@@ -60,7 +60,7 @@ std::string Nfc(const std::string& utf8) {
 }
 
 std::deque<std::string> Parts(std::string_view absolute) {
-  auto comps = nodepath::Components(absolute);
+  auto comps = confine::Components(absolute);
   return std::deque<std::string>(comps.begin(), comps.end());
 }
 
@@ -199,7 +199,7 @@ Target PathPolicy::UnicodeEquivalent(const std::string& absolute) const {
   if (int err = walker.Walk(Parts(*base_dir))) ThrowErrno(err, "realpath", *base_dir);
   if (!walker.inside()) throw FsError(SymlinkOutsideMessage(walker.path()));
 
-  auto parts = nodepath::Components(nodepath::Relative(*base_dir, absolute));
+  auto parts = confine::Components(nodepath::Relative(*base_dir, absolute));
   for (std::size_t i = 0; i < parts.size(); ++i) {
     const std::string& wanted = parts[i];
     std::string here = walker.path();
