@@ -9,6 +9,8 @@
 #include <cerrno>
 #include <cstring>
 
+#include "core/oom.h"
+
 namespace sbx::agent {
 namespace {
 
@@ -42,6 +44,7 @@ sbx::Status Executions::StartStep(Execution& e) {
     sigemptyset(&none);
     ::sigprocmask(SIG_SETMASK, &none, nullptr);
     ::setsid();  // its own process group: Kill reaches every descendant
+    PreferAsOomVictim();
     if (::chdir(e.spec.cwd.c_str()) != 0) {
       dprintf(e.log.get(), "sandbox-agent: cannot enter %s: %s\n", e.spec.cwd.c_str(), std::strerror(errno));
       ::_exit(126);

@@ -427,6 +427,18 @@ def test_detached_fork_bomb_is_cleared_by_reset(server, witness):
     assert_healthy(server, witness)
 
 
+def test_programs_go_before_the_agent_when_memory_runs_out(server):
+    """A sandbox's programs carry oom_score_adj 500, the agent 0: a full
+    memory cgroup loses the program, never the agent serving the tools."""
+    api = server.new_owner()
+    sid = api.acquire_ok()["local_sandbox_id"]
+    status, logs = run_program(api, sid, 'print(open("/proc/self/oom_score_adj").read().strip())\n')
+    assert (status, logs) == ("completed", "500\n")
+    agent = agent_pid(server.data_dir, sid)
+    assert Path(f"/proc/{agent}/oom_score_adj").read_text() == "0\n"
+    assert api.release(sid).status_code == 200
+
+
 def test_memory_bomb_killed(server, witness):
     api = server.new_owner()
     sid = api.acquire_ok()["local_sandbox_id"]

@@ -13,6 +13,8 @@
 #include <map>
 #include <mutex>
 
+#include "core/oom.h"
+
 namespace sbx::servers::process {
 namespace {
 
@@ -63,6 +65,7 @@ std::string PathOf(const std::vector<std::string>& env) {
   dfl.sa_handler = SIG_DFL;
   for (int sig = 1; sig < NSIG; ++sig) ::sigaction(sig, &dfl, nullptr);
   ::setsid();
+  PreferAsOomVictim();
   int error = 0;
   if (::chdir(cwd) != 0 || ::dup2(in_fd, 0) < 0 || ::dup2(out_fd, 1) < 0 || ::dup2(err_fd, 2) < 0) {
     error = errno;
