@@ -13,6 +13,7 @@
 #include <limits>
 
 #include "core/crypto.h"
+#include "core/strings.h"
 #include "js_text/string.h"
 #include "servers/filesystem/limits.h"
 #include "servers/filesystem/node_errors.h"
@@ -242,25 +243,37 @@ std::string HeadFile(const Target& target, double lines, bool per_chunk) {
   return JoinLines(parts, 0, count);
 }
 
+// Reads the file backwards from its end in upstream's 1 KiB chunks, handing
+// each to `take` (the chunk, true if more of the file lies before it) while
+// `more()` holds; past kMaxReadBytes it refuses the file as too large.
+template <typename More, typename Take>
+void ReadChunksFromEnd(const Target& target, int fd, std::uint64_t size, More more, Take take) {
+  std::uint64_t position = size, total = 0;
+  char buf[kChunk];
+  while (position > 0 && more()) {
+    std::size_t want = static_cast<std::size_t>(std::min<std::uint64_t>(kChunk, position));
+    position -= want;
+    std::size_t n = ReadAt(fd, buf, want, position);
+    if (n == 0) break;
+    total += n;
+    if (total > kMaxReadBytes) TooLarge(target.path, size);
+    take(std::string_view(buf, n), position > 0);
+  }
+}
+
 std::string TailFile(const Target& target, double lines) {
   struct stat st;
   std::uint64_t size = StatForTail(target, st);
   if (size == 0) return "";
   UniqueFd fd = OpenForRead(target, st);
   std::deque<std::string> chunks;
-  std::uint64_t position = size, total = 0;
   double newlines = 0;
-  char buf[kChunk];
-  while (position > 0 && newlines < lines) {
-    std::size_t want = static_cast<std::size_t>(std::min<std::uint64_t>(kChunk, position));
-    position -= want;
-    std::size_t n = ReadAt(fd.get(), buf, want, position);
-    if (n == 0) break;
-    total += n;
-    if (total > kMaxReadBytes) TooLarge(target.path, size);
-    newlines += static_cast<double>(std::count(buf, buf + n, '\n'));
-    chunks.emplace_front(buf, n);
-  }
+  ReadChunksFromEnd(
+      target, fd.get(), size, [&] { return newlines < lines; },
+      [&](std::string_view chunk, bool) {
+        newlines += static_cast<double>(std::count(chunk.begin(), chunk.end(), '\n'));
+        chunks.emplace_front(chunk);
+      });
   std::string bytes;
   for (const auto& c : chunks) bytes += c;
   std::string text = NormalizeLineEndings(js::DecodeUtf8Lossy(bytes));
@@ -294,34 +307,23 @@ std::string TailFileByChunk(const Target& target, double lines) {
     for (const auto& piece : carried) line += piece;
     return line;
   };
-  std::uint64_t position = size, total = 0;
   double found = 0;
-  char buf[kChunk];
-  while (position > 0 && found < lines) {
-    std::size_t want = static_cast<std::size_t>(std::min<std::uint64_t>(kChunk, position));
-    position -= want;
-    std::size_t n = ReadAt(fd.get(), buf, want, position);
-    if (n == 0) break;
-    total += n;
-    if (total > kMaxReadBytes) TooLarge(target.path, size);
-    std::string text = NormalizeLineEndings(js::DecodeUtf8Lossy(std::string_view(buf, n)));
-    auto parts = SplitLines(text);
-    std::size_t first = position > 0 ? 1 : 0;  // the first line is carried on
-    for (std::size_t i = parts.size(); i > first && found < lines; --i) {
-      out.push_front(i == parts.size() ? carried_line(parts[i - 1]) : std::string(parts[i - 1]));
-      found += 1;
-    }
-    if (position > 0) {
-      if (parts.size() > 1) carried.clear();
-      carried.emplace_front(parts[0]);
-    }
-  }
-  std::string result;
-  for (std::size_t i = 0; i < out.size(); ++i) {
-    if (i) result += '\n';
-    result += out[i];
-  }
-  return result;
+  ReadChunksFromEnd(
+      target, fd.get(), size, [&] { return found < lines; },
+      [&](std::string_view chunk, bool more_before) {
+        std::string text = NormalizeLineEndings(js::DecodeUtf8Lossy(chunk));
+        auto parts = SplitLines(text);
+        std::size_t first = more_before ? 1 : 0;  // the first line is carried on
+        for (std::size_t i = parts.size(); i > first && found < lines; --i) {
+          out.push_front(i == parts.size() ? carried_line(parts[i - 1]) : std::string(parts[i - 1]));
+          found += 1;
+        }
+        if (more_before) {
+          if (parts.size() > 1) carried.clear();
+          carried.emplace_front(parts[0]);
+        }
+      });
+  return strings::Join({out.begin(), out.end()}, "\n");
 }
 
 void WriteFileContent(const Target& target, std::string_view content, bool keep_mode) {
