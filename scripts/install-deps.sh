@@ -17,13 +17,20 @@ packages=(
   libcli11-dev
   # NFC matching, collation and time zone names as Node has them (servers/filesystem)
   libicu-dev
-  # PDF text for the arxiv paper store
-  libpoppler-cpp-dev
+  # PDF: text (poppler-cpp) and page surgery (qpdf), in the sandbox-pdf helper
+  libpoppler-cpp-dev libqpdf-dev
+  # OOXML packages (src/ooxml): zip and XML
+  libzip-dev libpugixml-dev
   # tests
   libgtest-dev libgmock-dev
   # fuzz targets (scripts/fuzz.sh): clang and its libFuzzer runtime
   clang libclang-rt-14-dev
   python3 python3-pytest python3-httpx
+  # independent readers of the files the document servers write, and the
+  # baselines of bench/: openpyxl, pandas, pypdf, qpdf, poppler's pdftotext,
+  # LibreOffice headless (Calc for workbooks, Draw's PDF import for PDFs)
+  python3-openpyxl python3-pandas python3-pypdf qpdf poppler-utils
+  libreoffice-calc-nogui libreoffice-draw-nogui
   # runtime tools used by sandboxes and tests
   ca-certificates tar gzip curl
   # what the servers run inside the jail (git, terminal, code-runner,
