@@ -16,6 +16,7 @@
 #include "servers/desktop_commander/desktop_commander.h"
 #include "servers/code_executor/code_executor.h"
 #include "servers/arxiv/arxiv.h"
+#include "servers/excel/excel.h"
 
 namespace sbx::servers {
 namespace {
@@ -68,6 +69,7 @@ const std::map<std::string, Entry, std::less<>>& Entries() {
        {BuildWith<desktop_commander::OptionsFromSettings, desktop_commander::MakeServer>, {}}},
       {"code-executor", {BuildWith<code_executor::OptionsFromSettings, code_executor::MakeServer>, {}}},
       {"arxiv", {BuildWith<arxiv::OptionsFromSettings, arxiv::MakeServer>, {}}},
+      {"excel", {BuildWith<excel::OptionsFromSettings, excel::MakeServer>, {"0.1.4"}}},
   };
   return entries;
 }
