@@ -11,7 +11,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${FUZZ_SECONDS:-30}
 build=build-fuzz
-all=(agent_frames mcp_session archive_extract json_text localmemory_graph confine_resolve)
+all=(agent_frames mcp_session archive_extract json_text localmemory_graph confine_resolve ooxml_package)
 targets=("$@")
 [ ${#targets[@]} -gt 0 ] || targets=("${all[@]}")
 
@@ -29,6 +29,8 @@ failed=()
 for t in "${targets[@]}"; do
   mkdir -p "$work/$t"
   cp -r "fuzz/corpus/$t/." "$work/$t/"
+  # Packages are zips: seeds written by code rather than kept as binaries.
+  [ "$t" != ooxml_package ] || /usr/bin/python3 fuzz/ooxml_seeds.py "$work/$t"
   echo "== fuzz_$t (${seconds}s)"
   if ! "$build/fuzz/fuzz_$t" "$work/$t" -max_total_time="$seconds" -max_len=65536 -timeout=10 -rss_limit_mb=2048 \
        -artifact_prefix="$findings/$t-" -print_final_stats=1 >"$work/$t.log" 2>&1; then

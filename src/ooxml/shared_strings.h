@@ -31,7 +31,9 @@ class SharedStrings {
   // Plain items only (rich formatting of read items is not kept).
   // `references` is the sst count attribute: how many cells use the table;
   // uniqueCount is size(). A <t> whose text starts or ends with whitespace
-  // or holds a newline/tab carries xml:space="preserve".
+  // or holds a newline/tab carries xml:space="preserve". C0 controls (which
+  // XML cannot carry) are written as "_xHHHH_", and a literal "_xHHHH_" as
+  // "_x005F_xHHHH_" so that readers give it back as written.
   std::string Serialize(std::size_t references) const;
 
  private:
