@@ -38,6 +38,19 @@ std::string InsertColumns(const Context& ctx, const Json& args);
 std::string DeleteSheetRows(const Context& ctx, const Json& args);
 std::string DeleteSheetColumns(const Context& ctx, const Json& args);
 
+// Formatting, tables, charts and pivots (tools_format.cc, tools_chart.cc).
+std::string FormatRange(const Context& ctx, const Json& args);
+std::string CreateTable(const Context& ctx, const Json& args);
+std::string CreateChart(const Context& ctx, const Json& args);
+std::string CreatePivotTable(const Context& ctx, const Json& args);
+
+// A table part over `data_range` of the sheet (openpyxl's Table +
+// add_table): throws ValueError for a duplicate name or a bad range.
+void AddTable(Workbook& wb, const std::string& sheet_name, const std::string& data_range, const std::string& table_name,
+              const std::string& table_style, bool column_stripes);
+// uuid4().hex[:8]'s shape: 8 random lowercase hex digits.
+std::string RandomHex8();
+
 // Argument access: the core has validated types against the schema and
 // filled defaults.
 std::string Str(const Json& args, const char* key);

@@ -124,8 +124,12 @@ std::string AvoidDuplicateName(const std::vector<std::string>& names, const std:
 ooxml::Result<Workbook> Workbook::Load(std::string_view bytes, const LoadLimits& limits) {
   auto package = ooxml::Package::Read(bytes, limits.package);
   if (!package) return package.error();
+  return FromPackage(std::move(*package), limits);
+}
+
+ooxml::Result<Workbook> Workbook::FromPackage(ooxml::Package package, const LoadLimits& limits) {
   Workbook wb;
-  wb.package_ = std::move(*package);
+  wb.package_ = std::move(package);
   const ooxml::Limits& lim = limits.package;
   auto types_bytes = wb.package_.Bytes(ooxml::kContentTypesPart);
   if (!types_bytes) return types_bytes.error();
@@ -327,6 +331,11 @@ std::uint64_t Workbook::CellCount() const {
 }
 
 ooxml::Result<std::string> Workbook::Save() {
+  if (auto st = Flush(); !st) return st.error();
+  return package_.Write();
+}
+
+ooxml::Status Workbook::Flush() {
   for (const auto& e : sheets_)
     if (auto st = package_.Set(e.part, e.sheet->Serialize()); !st) return st.error();
   // openpyxl writes no calculation chain, and asks for a full recalculation
@@ -355,7 +364,7 @@ ooxml::Result<std::string> Workbook::Save() {
   if (!styles_part_.empty())
     if (auto st = package_.Set(styles_part_, styles_.Serialize()); !st) return st.error();
   if (auto st = package_.Set(ooxml::kContentTypesPart, types_.Serialize()); !st) return st.error();
-  return package_.Write();
+  return {};
 }
 
 }  // namespace sbx::servers::excel

@@ -41,7 +41,12 @@ class Workbook {
   static ooxml::Result<Workbook> Load(std::string_view bytes, const LoadLimits& limits);
   // openpyxl's Workbook(): one empty sheet named "Sheet".
   static Workbook New();
+  // The workbook held by `package` (parts already read and bounded).
+  static ooxml::Result<Workbook> FromPackage(ooxml::Package package, const LoadLimits& limits);
   ooxml::Result<std::string> Save();
+  // Writes the model's parts into package() without zipping, so package
+  // edits (charts) can follow; reload with FromPackage after them.
+  ooxml::Status Flush();
 
   // wb.active's title: the workbook view's activeTab (first sheet if none).
   std::string ActiveName() const;
