@@ -1,7 +1,7 @@
 // Office documents (.xlsx, .docx, .pptx): any bytes as a zip package
 // through ooxml::Package::Read, then every XML part, the content types,
-// every relationships part, the shared strings and the styles, and the
-// relationship graph. A refusal is fine; a crash, a hang or an unbounded
+// every relationships part, the shared strings and the styles, the
+// relationship graph, and adding a chart to the first worksheet. A refusal is fine; a crash, a hang or an unbounded
 // allocation is not. What is read must also survive Write() and a re-read,
 // and parsed styles must re-parse from their own serialisation.
 #include <cstddef>
@@ -10,6 +10,7 @@
 #include <string>
 #include <string_view>
 
+#include "ooxml/chart.h"
 #include "ooxml/content_types.h"
 #include "ooxml/package.h"
 #include "ooxml/relationships.h"
@@ -60,6 +61,16 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     }
   }
   (void)CheckRelationships(*pkg, limits);
+  // Adding a chart reads the sheet, its rels, its drawing and the drawing's
+  // rels: hostile ones must be refused with the package left as it was.
+  if (pkg->Has("/xl/worksheets/sheet1.xml")) {
+    sbx::ooxml::Package copy = *pkg;
+    sbx::ooxml::ChartSpec spec;
+    spec.series.push_back({"'S'!B1", "'S'!$A$2:$A$4", "'S'!$B$2:$B$4"});
+    if (!AddChartToWorksheet(copy, "/xl/worksheets/sheet1.xml", spec, ChartAnchor{}, limits).ok() &&
+        copy.Names() != pkg->Names())
+      std::abort();
+  }
   auto zip = pkg->Write();
   if (!zip.ok()) std::abort();
   auto back = Package::Read(*zip, limits);

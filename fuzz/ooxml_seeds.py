@@ -34,11 +34,25 @@ PARTS = {
         '<xf numFmtId="164" fontId="0" fillId="0" borderId="0"><alignment wrapText="1"/></xf></cellXfs><dxfs count="0"/></styleSheet>',
 }
 
+DRAWN = dict(PARTS)
+DRAWN["xl/worksheets/sheet1.xml"] = (
+    f'<worksheet xmlns="{MAIN}" xmlns:r="{REL}"><sheetData/><drawing r:id="rId1"/></worksheet>')
+DRAWN["xl/worksheets/_rels/sheet1.xml.rels"] = (
+    f'<Relationships xmlns="{PKG}"><Relationship Id="rId1" Type="{REL}/drawing" Target="../drawings/drawing1.xml"/></Relationships>')
+DRAWN["xl/drawings/drawing1.xml"] = (
+    '<xdr:wsDr xmlns:xdr="http://schemas.openxmlformats.org/drawingml/2006/spreadsheetDrawing">'
+    '<xdr:oneCellAnchor><xdr:from><xdr:col>1</xdr:col><xdr:colOff>0</xdr:colOff><xdr:row>1</xdr:row><xdr:rowOff>0</xdr:rowOff></xdr:from>'
+    '<xdr:ext cx="1" cy="1"/><xdr:graphicFrame><xdr:nvGraphicFramePr><xdr:cNvPr id="3" name="Chart 1"/></xdr:nvGraphicFramePr>'
+    '</xdr:graphicFrame><xdr:clientData/></xdr:oneCellAnchor></xdr:wsDr>')
+
 out = sys.argv[1]
 os.makedirs(out, exist_ok=True)
 for name, method in (("stored.xlsx", zipfile.ZIP_STORED), ("deflated.xlsx", zipfile.ZIP_DEFLATED)):
     with zipfile.ZipFile(os.path.join(out, name), "w", method) as z:
         for part, text in PARTS.items():
             z.writestr(zipfile.ZipInfo(part, (1980, 1, 1, 0, 0, 0)), text, compress_type=method)
+with zipfile.ZipFile(os.path.join(out, "drawn.xlsx"), "w", zipfile.ZIP_STORED) as z:
+    for part, text in DRAWN.items():
+        z.writestr(zipfile.ZipInfo(part, (1980, 1, 1, 0, 0, 0)), text)
 with zipfile.ZipFile(os.path.join(out, "minimal.zip"), "w", zipfile.ZIP_STORED) as z:
     z.writestr(zipfile.ZipInfo("[Content_Types].xml", (1980, 1, 1, 0, 0, 0)), PARTS["[Content_Types].xml"])
