@@ -340,6 +340,8 @@ std::string Sheet::Serialize() const {
   auto kept = rows.begin();
   for (const auto& [key, cell] : cells_) {
     auto [r, c] = key;
+    // openpyxl's write_row skips a cell with no value and no style.
+    if (cell.value.is_none() && cell.style == 0) continue;
     for (; kept != rows.end() && kept->first < r; ++kept) row_node(kept->first);
     if (r != current) {
       current = r;
