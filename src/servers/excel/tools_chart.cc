@@ -8,6 +8,7 @@
 #include "python_text/repr.h"
 #include "servers/excel/py_error.h"
 #include "servers/excel/tools.h"
+#include "servers/excel/variants.h"
 
 namespace sbx::servers::excel {
 namespace {
@@ -137,7 +138,9 @@ std::string CreateChart(const Context& ctx, const Json& args) {
       spec.series.push_back(std::move(s));
     }
     spec.legend_position = "r";
-    spec.data_labels = ooxml::ChartDataLabels{};
+    // 0.1.7 passes a style that shows values; 0.1.4 passed none, so its
+    // charts have no data labels.
+    if (ctx.options.variant != kVariant0_1_4) spec.data_labels = ooxml::ChartDataLabels{};
     // The target cell is checked but the chart stays at openpyxl's default
     // anchor (E15): upstream sets the anchor on a drawing openpyxl never writes.
     bool alpha = false, digit = false;

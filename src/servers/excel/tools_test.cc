@@ -59,31 +59,42 @@ class ExcelToolsTest : public test_support::ServerTest {
   }
 
   std::string base_;
+
+  // Runs testdata/<name>.json's calls in order and compares each text; then
+  // compares the workbook `file` left behind, as Debian's openpyxl and
+  // pandas read it, with what upstream's calls left (<name>_final.txt).
+  void RunScenario(const std::string& name, const std::string& file) {
+    std::ifstream in(std::string(EXCEL_TESTDATA_DIR) + "/" + name + ".json");
+    ASSERT_TRUE(in) << EXCEL_TESTDATA_DIR;
+    Json calls = Json::parse(in);
+    for (std::size_t i = 0; i < calls.size(); ++i) {
+      const Json& c = calls[i];
+      auto [text, error] = Run(c["tool"], c["args"]);
+      if (c["tool"] == "get_workbook_metadata" && !error)
+        text = std::regex_replace(text, std::regex("'size': \\d+, 'modified': [0-9.e+]+"), "'size': SIZE, 'modified': MTIME");
+      const char* key = c.contains("error") ? "error" : "text";
+      EXPECT_EQ(error, c.contains("error")) << name << " #" << i << " " << c["tool"];
+      EXPECT_EQ(text, c[key].get<std::string>()) << name << " #" << i << " " << c["tool"] << " " << c["args"].dump();
+    }
+    std::ifstream golden(std::string(EXCEL_TESTDATA_DIR) + "/" + name + "_final.txt");
+    std::string want((std::istreambuf_iterator<char>(golden)), std::istreambuf_iterator<char>());
+    EXPECT_EQ(PythonDump(base_ + "/" + file), want) << name;
+  }
 };
 
-TEST_F(ExcelToolsTest, ScenarioMatchesUpstream) {
-  std::ifstream in(EXCEL_TESTDATA_DIR "/scenario.json");
-  ASSERT_TRUE(in) << EXCEL_TESTDATA_DIR;
-  Json calls = Json::parse(in);
-  for (std::size_t i = 0; i < calls.size(); ++i) {
-    const Json& c = calls[i];
-    auto [text, error] = Run(c["tool"], c["args"]);
-    if (c["tool"] == "get_workbook_metadata" && !error)
-      text = std::regex_replace(text, std::regex("'size': \\d+, 'modified': [0-9.e+]+"), "'size': SIZE, 'modified': MTIME");
-    if (c.contains("error")) {
-      EXPECT_TRUE(error) << i << " " << c["tool"];
-      EXPECT_EQ(text, c["error"].get<std::string>()) << i << " " << c["tool"] << " " << c["args"].dump();
-    } else {
-      EXPECT_FALSE(error) << i << " " << c["tool"];
-      EXPECT_EQ(text, c["text"].get<std::string>()) << i << " " << c["tool"] << " " << c["args"].dump();
-    }
-  }
-  // The workbook left behind, as Debian's openpyxl and pandas read it,
-  // equals what upstream's calls left (testdata/scenario_final.txt).
+// A workbook made by create_workbook and carried through every tool:
+// ordinary calls and the errors of each.
+TEST_F(ExcelToolsTest, FreshWorkbookMatchesUpstream) {
   if (!sbx::test::HaveInterpreter("/usr/bin/python3")) GTEST_SKIP() << "no /usr/bin/python3";
-  std::ifstream golden(EXCEL_TESTDATA_DIR "/scenario_final.txt");
-  std::string want((std::istreambuf_iterator<char>(golden)), std::istreambuf_iterator<char>());
-  EXPECT_EQ(PythonDump(base_ + "/book.xlsx"), want);
+  RunScenario("fresh", "book.xlsx");
+}
+
+// A workbook as Excel writes them (testdata/seed_workbook.py): shared
+// strings, shared formulas, dates, validations, a calculation chain.
+TEST_F(ExcelToolsTest, SeededWorkbookMatchesUpstream) {
+  if (!sbx::test::HaveInterpreter("/usr/bin/python3")) GTEST_SKIP() << "no /usr/bin/python3";
+  ASSERT_EQ(std::system(("/usr/bin/python3 " EXCEL_TESTDATA_DIR "/seed_workbook.py '" + base_ + "/seed.xlsx'").c_str()), 0);
+  RunScenario("seeded", "seed.xlsx");
 }
 
 }  // namespace
