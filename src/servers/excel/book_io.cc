@@ -4,6 +4,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <cstring>
@@ -125,6 +126,8 @@ Workbook LoadBook(const Context& ctx, const std::string& path) {
   LoadLimits limits;
   limits.max_cells = ctx.options.max_cells;
   limits.package.max_package_bytes = ctx.options.max_file_bytes;
+  limits.package.max_total_bytes = ctx.options.max_unzipped_bytes;
+  limits.package.max_part_bytes = std::min(limits.package.max_part_bytes, ctx.options.max_unzipped_bytes);
   auto wb = Workbook::Load(bytes, limits);
   if (!wb) {
     const ooxml::Error& e = wb.error();

@@ -29,12 +29,18 @@ inline constexpr std::uint64_t kMaxMaxFileBytes = 256ull << 20;
 inline constexpr std::uint64_t kDefaultMaxCells = 2'000'000;
 inline constexpr std::uint64_t kMaxMaxCells = 20'000'000;
 
+// The most bytes a workbook's parts may inflate to, all together (zip
+// bombs stop here), and the most a deployment may set.
+inline constexpr std::uint64_t kDefaultMaxUnzippedBytes = 256ull << 20;
+inline constexpr std::uint64_t kMaxMaxUnzippedBytes = 1024ull << 20;
+
 struct Options {
   // The tree every path is confined to (inside the jail: /data; in unit
   // tests a temporary directory). Trusted: never from a tool argument.
   std::string workspace = "/data";
   std::uint64_t max_file_bytes = kDefaultMaxFileBytes;
   std::uint64_t max_cells = kDefaultMaxCells;
+  std::uint64_t max_unzipped_bytes = kDefaultMaxUnzippedBytes;
   // Which surface to present: "" today's upstream, else one of variants.h.
   std::string variant = {};
 };
@@ -42,6 +48,7 @@ struct Options {
 // Settings (sandboxd --server-settings, key "excel"):
 //   "max_file_bytes": 1 … 256 MiB (default 32 MiB)
 //   "max_cells":      1 … 20,000,000 (default 2,000,000)
+//   "max_unzipped_bytes": 1 … 1 GiB (default 256 MiB)
 // Unknown keys and bad values are kInvalidArgument with a clear message.
 Result<Options> OptionsFromSettings(const Json& settings);
 

@@ -29,8 +29,10 @@ Result<Options> OptionsFromSettings(const Json& settings) {
       status = ReadBound(value, key, kMaxMaxFileBytes, options.max_file_bytes);
     else if (key == "max_cells")
       status = ReadBound(value, key, kMaxMaxCells, options.max_cells);
+    else if (key == "max_unzipped_bytes")
+      status = ReadBound(value, key, kMaxMaxUnzippedBytes, options.max_unzipped_bytes);
     else
-      return Invalid("unknown setting \"" + key + "\" (known: max_file_bytes, max_cells)");
+      return Invalid("unknown setting \"" + key + "\" (known: max_file_bytes, max_cells, max_unzipped_bytes)");
     if (!status) return status.error();
   }
   return options;

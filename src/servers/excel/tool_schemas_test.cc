@@ -45,7 +45,7 @@ TEST(ExcelOptionsTest, Settings) {
   EXPECT_EQ(OptionsFromSettings(Json::parse(R"({"max_file_bytes": "1"})")).error().message,
             "excel: max_file_bytes must be an integer from 1 to 268435456");
   EXPECT_EQ(OptionsFromSettings(Json::parse(R"({"root": "/"})")).error().message,
-            "excel: unknown setting \"root\" (known: max_file_bytes, max_cells)");
+            "excel: unknown setting \"root\" (known: max_file_bytes, max_cells, max_unzipped_bytes)");
 }
 
 }  // namespace

@@ -162,6 +162,7 @@ std::string CreateChart(const Context& ctx, const Json& args) {
       LoadLimits limits;
       limits.max_cells = ctx.options.max_cells;
       limits.package.max_package_bytes = ctx.options.max_file_bytes;
+      limits.package.max_total_bytes = ctx.options.max_unzipped_bytes;
       auto reloaded = Workbook::FromPackage(std::move(wb.package()), limits);
       if (!reloaded) throw PyError("ValueError", reloaded.error().message);
       SaveBook(ctx, *reloaded, path);

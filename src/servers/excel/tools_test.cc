@@ -10,6 +10,8 @@
 #include <fstream>
 #include <iterator>
 #include <regex>
+#include <map>
+#include <unistd.h>
 
 #include "servers/excel/excel.h"
 #include "servers/test_support/files.h"
@@ -95,6 +97,75 @@ TEST_F(ExcelToolsTest, SeededWorkbookMatchesUpstream) {
   if (!sbx::test::HaveInterpreter("/usr/bin/python3")) GTEST_SKIP() << "no /usr/bin/python3";
   ASSERT_EQ(std::system(("/usr/bin/python3 " EXCEL_TESTDATA_DIR "/seed_workbook.py '" + base_ + "/seed.xlsx'").c_str()), 0);
   RunScenario("seeded", "seed.xlsx");
+}
+
+// Hostile workbooks (testdata/hostile_workbooks.py): each call is a clear
+// error, the file on disk is unchanged, and the server keeps working.
+// Upstream (zipfile + openpyxl) ignores entries it does not read, so it
+// opens the bomb and the "../" workbooks; we refuse every entry we cannot
+// trust (a deliberate difference, see README).
+TEST_F(ExcelToolsTest, HostileWorkbooksAreRefusedAndLeftAsTheyWere) {
+  if (!sbx::test::HaveInterpreter("/usr/bin/python3")) GTEST_SKIP() << "no /usr/bin/python3";
+  Options options;
+  options.workspace = base_;
+  options.max_unzipped_bytes = 8u << 20;
+  OpenSession(MakeServer(options));
+  ASSERT_EQ(std::system(("/usr/bin/python3 " EXCEL_TESTDATA_DIR "/hostile_workbooks.py '" + base_ + "' 16").c_str()), 0);
+  const std::map<std::string, std::string> reasons = {
+      {"notzip", "File is not a zip file"},
+      {"truncated", "File is not a zip file"},
+      // The texts after the path are src/ooxml's.
+      {"bomb", "Unreadable workbook $W/bomb.xlsx: /xl/media/zeros.bin: the package inflates past the limit of 8388608 bytes in all"},
+      {"dotdot", "Unreadable workbook $W/dotdot.xlsx: /../evil.xml: invalid part name: it has a '.' or '..' segment"},
+      {"absolute", "Unreadable workbook $W/absolute.xlsx: /etc/evil.xml: invalid part name: the zip entry name is absolute"},
+      {"laughs", "Unreadable workbook $W/laughs.xlsx: /xl/worksheets/sheet1.xml: a DOCTYPE is not allowed in an OOXML part"},
+  };
+  for (const auto& [name, reason] : reasons) {
+    std::string file = base_ + "/" + name + ".xlsx";
+    std::string before = ReadAbs(file);
+    Json read{{"filepath", "$W/" + name + ".xlsx"}, {"sheet_name", "S"}};
+    EXPECT_EQ(Run("read_data_from_excel", read), (std::pair<std::string, bool>{"Error executing tool read_data_from_excel: " + reason, true}))
+        << name;
+    Json write{{"filepath", "$W/" + name + ".xlsx"}, {"sheet_name", "S"}, {"data", Json::parse("[[2]]")}};
+    EXPECT_EQ(Run("write_data_to_excel", write), (std::pair<std::string, bool>{"Error: " + reason, false})) << name;
+    EXPECT_EQ(ReadAbs(file), before) << name;
+    EXPECT_EQ(Run("write_data_to_excel", Json{{"filepath", "$W/good.xlsx"}, {"sheet_name", "S"}, {"data", Json::parse("[[3]]")}}),
+              (std::pair<std::string, bool>{"Data written to S", false}));
+  }
+}
+
+// Paths: absolute only (upstream's stdio rule), and only inside the
+// workspace, whatever ".." or links say; refused writes create nothing.
+TEST_F(ExcelToolsTest, PathsStayInsideTheWorkspace) {
+  std::string outside = test_support::MakeTempDir("sbx_excel_outside");
+  ASSERT_EQ(::symlink(outside.c_str(), (base_ + "/out").c_str()), 0);
+  EXPECT_EQ(Run("create_workbook", Json{{"filepath", outside + "/x.xlsx"}}),
+            (std::pair<std::string, bool>{"Error: Failed to create workbook: [Errno 13] Permission denied: '" + outside + "/x.xlsx'", false}));
+  EXPECT_EQ(Run("create_workbook", Json{{"filepath", "$W/out/x.xlsx"}}),
+            (std::pair<std::string, bool>{"Error: Failed to create workbook: [Errno 13] Permission denied: '$W/out/x.xlsx'", false}));
+  EXPECT_EQ(Run("create_workbook", Json{{"filepath", "$W/../x.xlsx"}}),
+            (std::pair<std::string, bool>{"Error: Failed to create workbook: [Errno 13] Permission denied: '$W/../x.xlsx'", false}));
+  EXPECT_EQ(Run("get_workbook_metadata", Json{{"filepath", "$W/out/x.xlsx"}}),
+            (std::pair<std::string, bool>{"Error: File not found: $W/out/x.xlsx", false}));
+  EXPECT_FALSE(Exists(outside + "/x.xlsx"));
+  // Inside, new folders are made as upstream's mkdir(parents=True) does.
+  EXPECT_EQ(Run("create_workbook", Json{{"filepath", "$W/a/b/../c.xlsx"}}),
+            (std::pair<std::string, bool>{"Created workbook at $W/a/b/../c.xlsx", false}));
+  (void)fs::RemoveTree(outside);
+}
+
+// FastMCP's argument handling: JSON text for non-string parameters and
+// pydantic's lax integers and booleans.
+TEST_F(ExcelToolsTest, ArgumentsAreReadAsFastMcpReadsThem) {
+  ASSERT_EQ(Run("create_workbook", Json{{"filepath", "$W/l.xlsx"}}).second, false);
+  EXPECT_EQ(Run("write_data_to_excel", Json{{"filepath", "$W/l.xlsx"}, {"sheet_name", "Sheet1"}, {"data", "[[1, \"a\"]]"}}),
+            (std::pair<std::string, bool>{"Data written to Sheet1", false}));
+  EXPECT_EQ(Run("insert_rows", Json{{"filepath", "$W/l.xlsx"}, {"sheet_name", "Sheet1"}, {"start_row", "1"}, {"count", 2.0}}),
+            (std::pair<std::string, bool>{"Inserted 2 row(s) starting at row 1 in sheet 'Sheet1'", false}));
+  EXPECT_EQ(Run("get_merged_cells", Json{{"filepath", "$W/l.xlsx"}, {"sheet_name", "Sheet1"}}),
+            (std::pair<std::string, bool>{"[]", false}));
+  auto [text, error] = Run("get_workbook_metadata", Json{{"filepath", "$W/l.xlsx"}, {"include_ranges", "yes"}});
+  EXPECT_NE(text.find("'used_ranges': {'Sheet1': 'A1:B3'}"), std::string::npos) << text;
 }
 
 }  // namespace
