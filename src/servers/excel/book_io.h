@@ -17,7 +17,7 @@ namespace sbx::servers::excel {
 struct Context {
   Options options;
   std::string root_path;  // the workspace as given ("/data")
-  UniqueFd root;          // O_PATH descriptor of it
+  UniqueFd root;          // O_PATH descriptor of it, opened for each call
 };
 
 // get_excel_path: the path itself when absolute, else ValueError "Invalid

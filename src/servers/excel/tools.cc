@@ -173,7 +173,6 @@ std::shared_ptr<const mcp::ServerDefinition> MakeServer(const Options& options) 
   shared->ctx.options = options;
   shared->ctx.root_path = options.workspace;
   while (shared->ctx.root_path.size() > 1 && shared->ctx.root_path.back() == '/') shared->ctx.root_path.pop_back();
-  if (auto root = confine::OpenRoot(options.workspace)) shared->ctx.root = std::move(*root);
 
   const bool structured = VariantHasOutputSchema(options.variant);
   std::vector<mcp::Tool> tools;
@@ -198,9 +197,12 @@ std::shared_ptr<const mcp::ServerDefinition> MakeServer(const Options& options) 
       std::string text;
       try {
         std::lock_guard lock(shared->mu);
-        if (!shared->ctx.root.valid())
-          throw PyError("OSError", "the workspace " + shared->ctx.root_path + " cannot be opened");
-        text = spec->body(shared->ctx, args);
+        // Opened per call: initialize and reset mount a new /data, and a
+        // descriptor kept from before would still name the old one.
+        auto root = confine::OpenRoot(shared->ctx.root_path);
+        if (!root) throw PyError("OSError", "the workspace " + shared->ctx.root_path + " cannot be opened");
+        Context ctx{shared->ctx.options, shared->ctx.root_path, std::move(*root)};
+        text = spec->body(ctx, args);
       } catch (const PyError& e) {
         if (!spec->caught.count(e.cls())) return mcp::ToolResult::Error("Error executing tool " + name + ": " + e.text());
         text = "Error: " + e.text();
