@@ -11,7 +11,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${FUZZ_SECONDS:-30}
 build=build-fuzz
-all=(agent_frames mcp_session archive_extract json_text localmemory_graph confine_resolve ooxml_package)
+all=(agent_frames mcp_session archive_extract json_text localmemory_graph confine_resolve ooxml_package excel_workbook)
 targets=("$@")
 [ ${#targets[@]} -gt 0 ] || targets=("${all[@]}")
 
@@ -31,6 +31,10 @@ for t in "${targets[@]}"; do
   cp -r "fuzz/corpus/$t/." "$work/$t/"
   # Packages are zips: seeds written by code rather than kept as binaries.
   [ "$t" != ooxml_package ] || /usr/bin/python3 fuzz/ooxml_seeds.py "$work/$t"
+  if [ "$t" = excel_workbook ]; then
+    /usr/bin/python3 fuzz/ooxml_seeds.py "$work/$t"
+    /usr/bin/python3 src/servers/excel/testdata/seed_workbook.py "$work/$t/seed.xlsx"
+  fi
   echo "== fuzz_$t (${seconds}s)"
   if ! "$build/fuzz/fuzz_$t" "$work/$t" -max_total_time="$seconds" -max_len=65536 -timeout=10 -rss_limit_mb=2048 \
        -artifact_prefix="$findings/$t-" -print_final_stats=1 >"$work/$t.log" 2>&1; then

@@ -365,7 +365,8 @@ std::string CreatePivotTable(const Context& ctx, const Json& args) {
               if (agg == "min" ? p->number < best->number : p->number > best->number) best = p;
             result = best->is_float ? CellValue::Float(best->number) : CellValue::Int(static_cast<std::int64_t>(best->number));
           } else {
-            throw PyError("PivotError", "Failed to aggregate values for field '" + vf + "': Unsupported aggregation function: " + agg);
+            // _aggregate_values: any other spelling ("SUM", "Max") sums.
+            result = any_float ? CellValue::Float(sum) : CellValue::Int(static_cast<std::int64_t>(sum));
           }
         }
         out.At(row, col++).value = result;

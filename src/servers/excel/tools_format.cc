@@ -1,6 +1,7 @@
 // format_range (formatting.py) and create_table (tables.py).
 #include <algorithm>
 #include <random>
+#include <regex>
 #include <set>
 
 #include "ooxml/relationships.h"
@@ -403,6 +404,10 @@ void AddTable(Workbook& wb, const std::string& sheet_name, const std::string& da
     std::transform(other.begin(), other.end(), other.begin(), [](unsigned char c) { return std::tolower(c); });
     if (other == lower) throw PyError("ValueError", "Table with name " + table_name + " already exists");
   }
+  // Table.ref's descriptor pattern, checked when the Table is made.
+  static const std::regex kRef(R"(^[$]?([A-Za-z]{1,3})[$]?(\d+)(:[$]?([A-Za-z]{1,3})[$]?(\d+)?)?$|^[A-Za-z]{1,3}:[A-Za-z]{1,3}$)");
+  if (!std::regex_match(data_range, kRef))
+    throw PyError("ValueError", R"(Value does not match pattern ^[$]?([A-Za-z]{1,3})[$]?(\d+)(:[$]?([A-Za-z]{1,3})[$]?(\d+)?)?$|^[A-Za-z]{1,3}:[A-Za-z]{1,3}$)");
   auto b = RangeBoundaries(data_range);
   if (!b || !b->min_row || !b->min_col) throw PyError("ValueError", data_range + " is not a valid coordinate or range");
   int id = highest_id + 1;
