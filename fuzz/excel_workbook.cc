@@ -1,7 +1,7 @@
 // Workbooks for the excel server: any bytes through its loader (the
 // package, the workbook part, shared strings, styles and every worksheet
 // into cells, merges and validations), then what the tools do with a
-// loaded workbook: values as Python sees them, validation lookups, row and
+// loaded workbook: number texts, formula moves, validation ranges, row and
 // column moves, a save. A refusal is fine; a crash, a hang or an unbounded
 // allocation is not. What we save must load again.
 #include <cstddef>
@@ -10,8 +10,8 @@
 #include <string>
 #include <string_view>
 
-#include "python_text/json_dumps.h"
-#include "servers/excel/validations.h"
+#include "servers/excel/formula_shift.h"
+#include "servers/excel/validation_rules.h"
 #include "servers/excel/workbook.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
@@ -24,18 +24,16 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   limits.max_cells = 20'000;
   auto wb = Workbook::Load(std::string_view(reinterpret_cast<const char*>(data), size), limits);
   if (!wb.ok()) return 0;
-  auto dates = [&](std::uint32_t s) { return wb->IsDateStyle(s); };
   for (const auto& name : wb->SheetNames()) {
     Sheet* ws = wb->Find(name);
-    auto rules = ReadValidations(*ws);
-    sbx::py::List values;
+    for (const auto& rule : ReadValidations(*ws)) (void)SqrefText(rule);
+    std::size_t seen = 0;
     for (const auto& [pos, cell] : ws->cells()) {
-      values.push_back(ToPython(cell.value, wb->IsDateStyle(cell.style)));
-      (void)ValidationForCell(rules, *ws, {pos.first, pos.second}, dates);
-      if (values.size() > 2000) break;
+      (void)wb->IsDateStyle(cell.style);
+      if (cell.value.is_number()) (void)NumberText(cell.value.number());
+      if (cell.value.kind == CellValue::Kind::kFormula) (void)ShiftFormula(cell.value.s, 3, -2);
+      if (++seen > 2000) break;
     }
-    (void)sbx::py::Dumps(sbx::py::Value(std::move(values)), {.indent = 2});
-    (void)AllValidationRanges(rules, *ws, dates);
     if (ws->max_row() < 1000 && ws->max_col() < 100) {
       (void)ws->InsertRows(2, 3, limits.max_cells);
       (void)ws->DeleteCols(1, 1, limits.max_cells);

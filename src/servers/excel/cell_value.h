@@ -8,8 +8,6 @@
 #include <string>
 #include <variant>
 
-#include "core/json.h"
-#include "python_text/value.h"
 
 namespace sbx::servers::excel {
 
@@ -35,21 +33,7 @@ struct CellValue {
   bool operator==(const CellValue&) const = default;
 };
 
-// openpyxl's Cell.value setter (_bind_value + check_string) for a value
-// that came as JSON: null, bool, int, float, str; str is cut at 32,767
-// characters, "=..." (longer than "=") becomes a formula and the seven
-// error codes become errors. Arrays and objects throw
-// PyError("ValueError", "Cannot convert [1, 2] to Excel"); control
-// characters other than tab, LF and CR throw openpyxl 3.1's
-// IllegalCharacterError text.
-CellValue FromJsonValue(const Json& value);
-
 // "%.16g", openpyxl's safe_string for the <v> of a number.
 std::string NumberText(double value);
-
-// The Python value of a cell (what json.dumps(default=str) and str() see).
-// `date_format`: the cell's style has a date number format, so a number
-// reads as a datetime (openpyxl's from_excel, 1900 epoch).
-py::Value ToPython(const CellValue& value, bool date_format);
 
 }  // namespace sbx::servers::excel

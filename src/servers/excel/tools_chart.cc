@@ -6,6 +6,7 @@
 
 #include "ooxml/chart.h"
 #include "python_text/repr.h"
+#include "servers/excel/cell_python.h"
 #include "servers/excel/py_error.h"
 #include "servers/excel/tools.h"
 #include "servers/excel/variants.h"

@@ -5,6 +5,7 @@
 #include <functional>
 
 #include "python_text/json_dumps.h"
+#include "servers/excel/cell_python.h"
 #include "servers/excel/py_error.h"
 #include "servers/excel/tools.h"
 #include "servers/excel/validations.h"

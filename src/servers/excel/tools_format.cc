@@ -7,6 +7,7 @@
 #include "ooxml/relationships.h"
 #include "ooxml/xml.h"
 #include "python_text/repr.h"
+#include "servers/excel/cell_python.h"
 #include "servers/excel/py_error.h"
 #include "servers/excel/tools.h"
 

@@ -3,6 +3,7 @@
 // merge/unmerge/get_merged_cells, copy_range, delete_range and the row and
 // column tools, with workbook.py and sheet.py behind them.
 #include "python_text/repr.h"
+#include "servers/excel/cell_python.h"
 #include "servers/excel/py_error.h"
 #include "servers/excel/tools.h"
 

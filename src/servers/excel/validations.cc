@@ -6,25 +6,10 @@
 #include <tuple>
 
 #include "ooxml/xml.h"
+#include "servers/excel/cell_python.h"
 
 namespace sbx::servers::excel {
 namespace {
-
-using ooxml::Attr;
-using ooxml::Child;
-using ooxml::Children;
-
-std::optional<std::string> AttrText(pugi::xml_node node, std::string_view name) {
-  auto a = Attr(node, name);
-  if (!a) return std::nullopt;
-  return std::string(a.value());
-}
-
-std::optional<std::string> ChildText(pugi::xml_node node, std::string_view name) {
-  auto c = Child(node, name);
-  if (!c) return std::nullopt;
-  return std::string(c.text().get());
-}
 
 bool Truthy(const std::optional<std::string>& s) { return s && !s->empty(); }
 
@@ -77,46 +62,6 @@ py::List ListValues(const std::string& formula_in, const Sheet& sheet,
 py::Value OptionalText(const std::optional<std::string>& s) { return s ? py::Value(*s) : py::Value(py::None{}); }
 
 }  // namespace
-
-std::vector<DataValidation> ReadValidations(const Sheet& sheet) {
-  std::vector<DataValidation> out;
-  for (auto dv : Children(Child(sheet.root(), "dataValidations"), "dataValidation")) {
-    DataValidation v;
-    v.type = AttrText(dv, "type");
-    v.op = AttrText(dv, "operator");
-    v.prompt = AttrText(dv, "prompt");
-    v.prompt_title = AttrText(dv, "promptTitle");
-    v.error = AttrText(dv, "error");
-    v.error_title = AttrText(dv, "errorTitle");
-    auto blank = AttrText(dv, "allowBlank");
-    v.allow_blank = blank && (*blank == "1" || *blank == "true");
-    v.formula1 = ChildText(dv, "formula1");
-    v.formula2 = ChildText(dv, "formula2");
-    std::string sqref = AttrText(dv, "sqref").value_or("");
-    std::set<std::tuple<std::int64_t, std::int64_t, std::int64_t, std::int64_t>> seen;
-    std::size_t i = 0;
-    while (i < sqref.size()) {
-      std::size_t j = sqref.find(' ', i);
-      std::string token = sqref.substr(i, j == std::string::npos ? std::string::npos : j - i);
-      i = j == std::string::npos ? sqref.size() : j + 1;
-      if (token.empty()) continue;
-      auto b = RangeBoundaries(token);
-      if (!b) continue;
-      if (seen.insert({b->min_col, b->min_row, b->max_col, b->max_row}).second) v.ranges.push_back(*b);
-    }
-    std::sort(v.ranges.begin(), v.ranges.end(), [](const Bounds& a, const Bounds& b) {
-      return std::tie(a.min_col, a.min_row, a.max_col, a.max_row) < std::tie(b.min_col, b.min_row, b.max_col, b.max_row);
-    });
-    out.push_back(std::move(v));
-  }
-  return out;
-}
-
-std::string SqrefText(const DataValidation& dv) {
-  std::string out;
-  for (const auto& b : dv.ranges) out += (out.empty() ? "" : " ") + RangeText(b);
-  return out;
-}
 
 std::optional<py::Value> ValidationForCell(const std::vector<DataValidation>& rules, const Sheet& sheet, CellPos pos,
                                            const std::function<bool(std::uint32_t)>& date_style) {
