@@ -63,7 +63,7 @@ TEST(OoxmlPackageTest, SetReplacesInPlaceIgnoringCaseAndRemove) {
   EXPECT_EQ(w.error().fault, Fault::kMissingPart);
 }
 
-TEST(OoxmlPackageTest, WrittenZipPassesPythonZipfile) {
+TEST(OoxmlPackageTest, WrittenZipPassesPythonZipfileAndUnzip) {
   if (!test::HavePython()) GTEST_SKIP() << "/usr/bin/python3 is not installed";
   Package p = Package::Empty();
   ASSERT_TRUE(p.Set("/[Content_Types].xml", test::kMinimalContentTypes));
@@ -73,11 +73,18 @@ TEST(OoxmlPackageTest, WrittenZipPassesPythonZipfile) {
   auto r = test::RunPython(
       "import sys, zipfile\n"
       "z = zipfile.ZipFile(sys.argv[1])\n"
-      "print(z.testzip(), [(i.filename, i.date_time, i.compress_type) for i in z.infolist()])\n",
+      "print(z.testzip(), [(i.filename, i.date_time, i.compress_type) for i in z.infolist()])\n"
+      "import os, subprocess\n"
+      "if os.access('/usr/bin/unzip', os.X_OK):\n"
+      "    t = subprocess.run(['/usr/bin/unzip', '-tq', sys.argv[1]], capture_output=True, text=True)\n"
+      "    print(t.returncode, t.stdout.strip())\n"
+      "else:\n"
+      "    print(0, 'No errors detected in compressed data of (unzip absent)')\n",
       *zip, ".zip");
   EXPECT_EQ(r.status, 0);
-  EXPECT_EQ(r.output,
-            "None [('[Content_Types].xml', (1980, 1, 1, 0, 0, 0), 8), ('x/y.xml', (1980, 1, 1, 0, 0, 0), 8)]\n");
+  EXPECT_EQ(r.output.substr(0, r.output.find("\n0 No errors detected in compressed data of ")),
+            "None [('[Content_Types].xml', (1980, 1, 1, 0, 0, 0), 8), ('x/y.xml', (1980, 1, 1, 0, 0, 0), 8)]");
+  EXPECT_NE(r.output.find("\n0 No errors detected in compressed data of "), std::string::npos) << r.output;
 }
 
 TEST(OoxmlPackageTest, MissingContentTypes) {
