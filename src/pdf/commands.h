@@ -1,0 +1,32 @@
+// The helper's commands over PDF bytes in memory (protocol.h describes
+// them): poppler-cpp for text and metadata, qpdf for page surgery. Only the
+// sandbox-pdf helper and the fuzz target link this.
+//
+// Each returns the JSON object the helper prints: the command's fields, or
+// {"error", "code"} for a file it cannot use. Hostile input may still
+// exhaust the helper's rlimits; that is what the helper process is for.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/json.h"
+
+namespace sbx::pdf {
+
+struct TextBounds {
+  std::uint64_t max_output_bytes = 8ull << 20;
+};
+
+Json PageTexts(const std::string& pdf, long long first, long long last, const TextBounds& bounds);
+Json Info(const std::string& pdf);
+// `output` receives the written PDF (empty on error).
+Json Merge(const std::vector<std::string>& pdfs, std::string& output);
+Json Extract(const std::string& pdf, const std::vector<long long>& pages, std::string& output);
+Json Markdown(const std::string& pdf, int max_pages, std::uint64_t max_output_bytes);
+
+// The error object of protocol.h.
+Json ErrorReply(const std::string& message, const char* code = "invalid_argument");
+
+}  // namespace sbx::pdf
