@@ -14,6 +14,9 @@
 #include <memory>
 #include <mutex>
 #include <new>
+#include <optional>
+#include <regex>
+#include <string_view>
 
 #include "pdf/markdown.h"
 
@@ -192,6 +195,94 @@ Json Extract(const std::string& pdf, const std::vector<long long>& wanted, std::
     output.clear();
     return ErrorReply(QpdfMessage(e));
   }
+}
+
+namespace {
+
+std::wstring Wide(const std::string& utf8) {
+  std::wstring out;
+  for (std::size_t i = 0; i < utf8.size();) {
+    unsigned char c = static_cast<unsigned char>(utf8[i]);
+    int extra = c < 0x80 ? 0 : (c >> 5) == 6 ? 1 : (c >> 4) == 14 ? 2 : (c >> 3) == 30 ? 3 : -1;
+    if (extra < 0 || i + static_cast<std::size_t>(extra) >= utf8.size() + (extra == 0 ? 1 : 0)) {
+      out += L'\uFFFD';
+      ++i;
+      continue;
+    }
+    char32_t cp = extra == 0 ? c : c & (0x3F >> extra);
+    for (int k = 1; k <= extra; ++k) cp = (cp << 6) | (static_cast<unsigned char>(utf8[i + k]) & 0x3F);
+    out += static_cast<wchar_t>(cp);
+    i += static_cast<std::size_t>(extra) + 1;
+  }
+  return out;
+}
+
+std::string Narrow(std::wstring_view wide) {
+  std::string out;
+  for (wchar_t w : wide) {
+    auto cp = static_cast<char32_t>(w);
+    if (cp < 0x80) {
+      out += static_cast<char>(cp);
+    } else if (cp < 0x800) {
+      out += static_cast<char>(0xC0 | (cp >> 6));
+      out += static_cast<char>(0x80 | (cp & 0x3F));
+    } else if (cp < 0x10000) {
+      out += static_cast<char>(0xE0 | (cp >> 12));
+      out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+      out += static_cast<char>(0x80 | (cp & 0x3F));
+    } else {
+      out += static_cast<char>(0xF0 | (cp >> 18));
+      out += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
+      out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+      out += static_cast<char>(0x80 | (cp & 0x3F));
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+Json Search(const std::string& pdf, const std::string& pattern, std::size_t context, std::size_t max_matches,
+            const TextBounds& bounds) {
+  Json error;
+  auto doc = Open(pdf, error);
+  if (!doc) return error;
+  const int total = doc->pages();
+  Json matches = Json::array();
+  std::optional<std::wregex> re;
+  try {
+    re.emplace(Wide(pattern), std::regex::ECMAScript | std::regex::icase | std::regex::multiline);
+  } catch (const std::regex_error&) {
+    // As upstream: an invalid pattern finds nothing.
+  }
+  std::uint64_t bytes = 0, text_bytes = 0;
+  for (int i = 0; re && i < total; ++i) {
+    std::unique_ptr<poppler::page> page(doc->create_page(i));
+    const std::string utf8 = PageText(page.get());
+    text_bytes += utf8.size();
+    if (text_bytes > bounds.max_output_bytes)
+      return ErrorReply("the text of the PDF is larger than " + std::to_string(bounds.max_output_bytes) + " bytes",
+                        "too_large");
+    const std::wstring text = Wide(utf8);
+    for (auto it = std::wsregex_iterator(text.begin(), text.end(), *re); it != std::wsregex_iterator(); ++it) {
+      const auto start = static_cast<std::size_t>(it->position(0));
+      const auto end = start + static_cast<std::size_t>(it->length(0));
+      const std::size_t from = start > context ? start - context : 0;
+      const std::size_t to = std::min(text.size(), end + context);
+      const std::wstring_view view(text);
+      Json match = Json::array({i + 1, Narrow(view.substr(start, end - start)), Narrow(view.substr(from, start - from)),
+                                Narrow(view.substr(end, to - end))});
+      bytes += match[1].get_ref<const std::string&>().size() + match[2].get_ref<const std::string&>().size() +
+               match[3].get_ref<const std::string&>().size() + 16;
+      if (matches.size() >= max_matches || bytes > bounds.max_output_bytes)
+        return ErrorReply("the search found more matches than the server keeps (at most " +
+                              std::to_string(max_matches) + " matches or " + std::to_string(bounds.max_output_bytes) +
+                              " bytes of them); narrow the pattern",
+                          "too_large");
+      matches.push_back(std::move(match));
+    }
+  }
+  return Json{{"page_count", total}, {"matches", std::move(matches)}};
 }
 
 Json Markdown(const std::string& pdf, int max_pages, std::uint64_t max_output_bytes) {

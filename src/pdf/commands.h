@@ -24,6 +24,14 @@ Json Info(const std::string& pdf);
 // `output` receives the written PDF (empty on error).
 Json Merge(const std::vector<std::string>& pdfs, std::string& output);
 Json Extract(const std::string& pdf, const std::vector<long long>& pages, std::string& output);
+// Every match of `pattern` (ECMAScript syntax over code points, ignoring
+// case, ^ and $ at line ends: the nearest std::regex gets to Python's
+// re.IGNORECASE | re.MULTILINE) on each page, with up to `context` code
+// points either side: {"page_count", "matches": [[page, text, before,
+// after], …]}. An invalid pattern has no matches (upstream catches
+// re.error the same way); more than `max_matches` is a too_large error.
+Json Search(const std::string& pdf, const std::string& pattern, std::size_t context, std::size_t max_matches,
+            const TextBounds& bounds);
 Json Markdown(const std::string& pdf, int max_pages, std::uint64_t max_output_bytes);
 
 // The error object of protocol.h.

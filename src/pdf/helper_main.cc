@@ -124,7 +124,7 @@ int Run(int argc, char** argv) {
   if ((kAddressLimit && !SetLimit(RLIMIT_AS, static_cast<rlim_t>(memory))) ||
       !SetLimit(RLIMIT_CPU, static_cast<rlim_t>(cpu)) || !SetLimit(RLIMIT_CORE, 0))
     return Usage(std::string("setrlimit: ") + std::strerror(errno));
-  if (!number("inputs", 1, inputs) || inputs < 1 || inputs > 1000 || !number("max-input-bytes", 1LL << 30, max_input) ||
+  if (!number("inputs", 1, inputs) || inputs < 0 || inputs > 1000 || !number("max-input-bytes", 1LL << 30, max_input) ||
       max_input <= 0 || !number("max-output", 8LL << 20, max_output) || max_output <= 0)
     return Usage("bad --inputs, --max-input-bytes or --max-output");
 
@@ -139,6 +139,8 @@ int Run(int argc, char** argv) {
     }
   }
   const int output_fd = sbx::pdf::kFirstInputFd + static_cast<int>(inputs);
+  // Only merge takes any number of inputs (none gives an empty PDF).
+  if (command != "merge" && inputs != 1) return Usage(command + " takes one input");
   std::string output;
   Json reply;
   if (command == "text") {
@@ -161,6 +163,16 @@ int Run(int argc, char** argv) {
       start = comma == std::string::npos ? list.size() : comma + 1;
     }
     reply = sbx::pdf::Extract(pdfs[0], pages, output);
+  } else if (command == "search") {
+    // The pattern comes hex-encoded: argv cannot carry a NUL.
+    const std::string hex = flags.count("pattern-hex") ? flags["pattern-hex"] : "";
+    std::string pattern;
+    for (std::size_t i = 0; i + 1 < hex.size(); i += 2) pattern += static_cast<char>(std::stoi(hex.substr(i, 2), nullptr, 16));
+    long long context = 100, max_matches = 10000;
+    if (!number("context", 100, context) || context < 0 || !number("max-matches", 10000, max_matches) || max_matches < 0)
+      return Usage("bad --context or --max-matches");
+    reply = sbx::pdf::Search(pdfs[0], pattern, static_cast<std::size_t>(context), static_cast<std::size_t>(max_matches),
+                             {static_cast<std::uint64_t>(max_output)});
   } else if (command == "markdown") {
     long long max_pages = 2000;
     if (!number("max-pages", 2000, max_pages) || max_pages < 0 || max_pages > INT32_MAX) return Usage("bad --max-pages");

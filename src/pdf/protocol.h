@@ -27,6 +27,9 @@
 //   extract --pages 3,1,3       {"page_count", "extracted": [the listed pages
 //                               that exist, in order]}; output: those pages
 //                               (nothing written when none exists)
+//   search --pattern-hex HEX --context C --max-matches M
+//                               {"page_count", "matches": [[page, text,
+//                               before, after], …]} (commands.h: Search)
 //   markdown --max-pages N --max-output N   {"markdown": "…"} (markdown.h)
 // --max-output bounds the text a command returns (text, markdown).
 #pragma once
