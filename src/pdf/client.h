@@ -25,7 +25,7 @@
 namespace sbx::pdf {
 
 struct Limits {
-  std::uint64_t memory_bytes = 1ull << 30;         // RLIMIT_AS of the helper
+  std::uint64_t memory_bytes = 512ull << 20;        // RLIMIT_AS of the helper
   int cpu_seconds = 30;                             // RLIMIT_CPU of the helper
   std::chrono::milliseconds timeout{60'000};        // wall clock, then SIGKILL
   std::uint64_t max_input_bytes = 256ull << 20;     // per input file

@@ -35,7 +35,7 @@ struct Options {
   std::uint64_t max_file_bytes = 100ull << 20;
   // The helper's bounds per call (memory, CPU, wall clock); text it returns
   // is bounded by max_text_bytes.
-  std::uint64_t helper_memory_bytes = 1ull << 30;
+  std::uint64_t helper_memory_bytes = 512ull << 20;
   int helper_cpu_seconds = 30;
   int helper_timeout_seconds = 60;
   std::uint64_t max_text_bytes = 8ull << 20;
