@@ -3,6 +3,11 @@
 
 #include <gtest/gtest.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
 #include <unistd.h>
 
 #include "core/unique_fd.h"
@@ -117,6 +122,71 @@ TEST(PdfHelper, BadCommandIsAHelperFailure) {
   auto r = RunOn("nonsense", {kThree});
   ASSERT_FALSE(r);
   EXPECT_EQ(r.error().message, "the PDF could not be read: the helper failed (exit status 64)");
+}
+
+// Stand-in helpers (shell scripts) for the endings a hostile PDF can force
+// on the real one: the client's words for each, and no child left behind.
+class FakeHelper : public ::testing::Test {
+ protected:
+  void Use(const std::string& script) {
+    char tmpl[] = "/tmp/pdf-fake-helper-XXXXXX";
+    ASSERT_NE(::mkdtemp(tmpl), nullptr);
+    dir_ = tmpl;
+    const std::string path = dir_ + "/sandbox-pdf";
+    FILE* f = std::fopen(path.c_str(), "w");
+    ASSERT_NE(f, nullptr);
+    std::fputs(("#!/bin/sh\n" + script + "\n").c_str(), f);
+    std::fclose(f);
+    ASSERT_EQ(::chmod(path.c_str(), 0755), 0);
+    UseHelperPath(path);
+  }
+  void TearDown() override {
+    UseHelperPath(SANDBOX_PDF_PATH);
+    if (!dir_.empty()) std::system(("rm -rf '" + dir_ + "'").c_str());
+  }
+  std::string dir_;
+};
+
+TEST_F(FakeHelper, WallClockTimeoutKillsIt) {
+  Use("sleep 30");
+  Limits limits;
+  limits.timeout = std::chrono::milliseconds(1000);
+  auto start = std::chrono::steady_clock::now();
+  auto r = RunOn("info", {kThree}, {}, false, limits);
+  ASSERT_FALSE(r);
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(10));
+  EXPECT_EQ(r.error().code, ErrorCode::kUnavailable);
+  EXPECT_EQ(r.error().message, "reading the PDF took longer than 1 seconds (the helper was stopped)");
+}
+
+TEST_F(FakeHelper, CrashesAndKillsAreNamed) {
+  Use("kill -SEGV $$");
+  auto r = RunOn("info", {kThree});
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.error().message, "the PDF could not be read: the helper crashed (SIGSEGV)");
+  Use("kill -XCPU $$");
+  r = RunOn("info", {kThree});
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.error().message, "reading the PDF used more than 30 seconds of CPU time (the helper was stopped)");
+  Use("kill -KILL $$");
+  r = RunOn("info", {kThree});
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.error().message,
+            "reading the PDF was stopped: the helper was killed (its CPU time or the sandbox's memory ran out)");
+}
+
+TEST_F(FakeHelper, GarbageAndFloodsAreRefused) {
+  Use("echo not json");
+  auto r = RunOn("info", {kThree});
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.error().message, "the PDF helper's reply is not a JSON object");
+  Use("yes");
+  Limits small;
+  small.max_output_bytes = 1000;
+  r = RunOn("info", {kThree}, {}, false, small);
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.error().code, ErrorCode::kTooLarge);
+  EXPECT_EQ(r.error().message, "the PDF's text is larger than 1000 bytes");
 }
 
 TEST(PdfHelper, MissingHelper) {
