@@ -34,6 +34,10 @@ Json Search(const std::string& pdf, const std::string& pattern, std::size_t cont
             const TextBounds& bounds);
 Json Markdown(const std::string& pdf, int max_pages, std::uint64_t max_output_bytes);
 
+// The one text for a file poppler or qpdf cannot read: their own messages
+// vary with the damage, and tool results should not.
+inline constexpr const char* kUnreadablePdf = "the file is not a readable PDF (damaged, truncated or another format)";
+
 // The error object of protocol.h.
 Json ErrorReply(const std::string& message, const char* code = "invalid_argument");
 
