@@ -48,6 +48,16 @@ std::optional<std::string> ValidatePath(const State& state, const std::string& p
   return std::nullopt;
 }
 
+Input OpenGiven(const State& state, const std::string& given, const std::string& real) {
+  if (given.empty()) return Input{UniqueFd(), ENOENT};
+  return OpenInput(state.options.workspace, real, state.options.max_file_bytes);
+}
+
+int WriteGiven(const State& state, const std::string& given, const std::string& real, std::string_view data) {
+  if (given.empty()) return ENOENT;
+  return WriteOutput(state.options.workspace, real, data);
+}
+
 std::string OpenErrorText(const State& state, int error, const std::string& filename) {
   if (error == EFBIG)
     return "the file is larger than " + std::to_string(state.options.max_file_bytes) + " bytes (this server's limit)";

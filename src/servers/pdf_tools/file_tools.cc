@@ -40,7 +40,7 @@ std::string ReadPages(State& s, const Json& v, const ToolContext& ctx) {
       static_cast<long double>(end) - static_cast<long double>(start) > 50
           ? "Warning: Reading more than 50 pages at once may cause performance issues or errors.\n"
           : "";
-  Input in = OpenInput(s.options.workspace, real, s.options.max_file_bytes);
+  Input in = OpenGiven(s, path, real);
   if (in.error == ENOENT) return "Error: File not found '" + path + "'";
   if (in.error == EACCES) return "Error: No permission to read file '" + path + "'";
   if (in.error != 0) return "Error reading PDF file: " + OpenErrorText(s, in.error, path);
@@ -67,7 +67,7 @@ std::string Info(State& s, const Json& v, const ToolContext& ctx) {
   if (IsUrl(path)) return "Error resolving path: " + DownloadFailure(path);
   std::string real;
   if (auto bad = ValidatePath(s, path, real)) return *bad;
-  Input in = OpenInput(s.options.workspace, real, s.options.max_file_bytes);
+  Input in = OpenGiven(s, path, real);
   if (in.error == ENOENT) return "Error: File not found '" + path + "'";
   if (in.error != 0) return "Error getting PDF information: " + OpenErrorText(s, in.error, path);
   auto reply = CallHelper(s, "info", {}, {in.fd.get()}, false, ctx);
@@ -102,7 +102,7 @@ std::string Merge(State& s, const Json& v, const ToolContext& ctx) {
   std::vector<UniqueFd> fds;
   std::vector<int> inputs;
   for (std::size_t i = 0; i < paths.size(); ++i) {
-    Input in = OpenInput(s.options.workspace, reals[i], s.options.max_file_bytes);
+    Input in = OpenGiven(s, paths[i], reals[i]);
     if (in.error != 0) return "Error reading PDF '" + paths[i] + "': " + OpenErrorText(s, in.error, paths[i]);
     inputs.push_back(in.fd.get());
     fds.push_back(std::move(in.fd));
@@ -114,7 +114,7 @@ std::string Merge(State& s, const Json& v, const ToolContext& ctx) {
   if (!reply) return "Error merging PDFs: " + reply.error().message;
   long long total = 0;
   for (const Json& n : reply->fields["page_counts"]) total += n.get<long long>();
-  if (int err = WriteOutput(s.options.workspace, output_real, reply->pdf); err != 0)
+  if (int err = WriteGiven(s, output, output_real, reply->pdf); err != 0)
     return "Error merging PDFs: " + OsErrorText(err, output);
   return "Successfully merged " + std::to_string(paths.size()) + " PDFs into '" + output + "'\nTotal pages: " +
          std::to_string(total);
@@ -130,7 +130,7 @@ std::string Extract(State& s, const Json& v, const ToolContext& ctx) {
   if (IsUrl(output)) return "Error: Output path cannot be a URL, must be a local file path";
   std::string output_real;
   if (auto bad = ValidatePath(s, output, output_real)) return *bad;
-  Input in = OpenInput(s.options.workspace, real, s.options.max_file_bytes);
+  Input in = OpenGiven(s, source, real);
   if (in.error == ENOENT) return "Error: File not found '" + source + "'";
   if (in.error != 0) return "Error extracting pages: " + OpenErrorText(s, in.error, source);
   auto reply = CallHelper(s, "extract", {"--pages", pages}, {in.fd.get()}, true, ctx);
@@ -141,7 +141,7 @@ std::string Extract(State& s, const Json& v, const ToolContext& ctx) {
     return "Error: No valid pages to extract from PDF (total pages: " + std::to_string(total) + ")";
   // A missing output directory raises FileNotFoundError, which upstream's
   // handler words as the source file not being found.
-  if (int err = WriteOutput(s.options.workspace, output_real, reply->pdf); err == ENOENT)
+  if (int err = WriteGiven(s, output, output_real, reply->pdf); err == ENOENT)
     return "Error: File not found '" + source + "'";
   else if (err != 0)
     return "Error extracting pages: " + OsErrorText(err, output);

@@ -68,7 +68,7 @@ std::string Search(State& st, const Json& v, const ToolContext& ctx) {
   }
   // extract_all_text_from_pdf() turns every failure into an empty result.
   const std::string cannot = "Error: Could not extract text from PDF or PDF is empty";
-  Input in = OpenInput(st.options.workspace, real, st.options.max_file_bytes);
+  Input in = OpenGiven(st, path, real);
   if (in.error != 0) return cannot;
   auto reply = CallHelper(st, "search",
                           {"--pattern-hex", Hex(pattern), "--context", std::to_string(kContext), "--max-matches",

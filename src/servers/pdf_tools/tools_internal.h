@@ -38,6 +38,11 @@ std::string DownloadFailure(const std::string& url);
 // (`real` set), else the text it returns.
 std::optional<std::string> ValidatePath(const State& state, const std::string& path, std::string& real);
 
+// open(given) for reading / writing `real` (ValidatePath's answer): an empty
+// name is Python's FileNotFoundError, though it resolves to the workspace.
+Input OpenGiven(const State& state, const std::string& given, const std::string& real);
+int WriteGiven(const State& state, const std::string& given, const std::string& real, std::string_view data);
+
 // Why an input could not be used: the file-size bound in the server's words,
 // else Python's OSError text.
 std::string OpenErrorText(const State& state, int error, const std::string& filename);

@@ -87,6 +87,7 @@ TEST_F(PdfToolsTest, ReadPagesErrors) {
             "Error: Path '../outside.pdf' is outside the allowed workspace '" + workspace_ + "'");
   EXPECT_EQ(Text("read_pdf_pages", {{"pdf_file_path", "notes.txt"}}),
             "Error processing PDF: the file is not a readable PDF (damaged, truncated or another format)");
+  EXPECT_EQ(Text("read_pdf_pages", {{"pdf_file_path", ""}}), "Error: File not found ''");
   EXPECT_EQ(Text("read_pdf_pages", {{"pdf_file_path", "."}}),
             "Error reading PDF file: [Errno 21] Is a directory: '.'");
   EXPECT_EQ(Text("read_pdf_pages", {{"pdf_file_path", "https://example.com/a.pdf"}}),
@@ -121,6 +122,8 @@ TEST_F(PdfToolsTest, MergeAndExtract) {
             "Error reading PDF 'notes.txt': the file is not a readable PDF (damaged, truncated or another format)");
   EXPECT_EQ(Text("merge_pdfs", {{"pdf_paths", {"nope.pdf"}}, {"output_path", "m.pdf"}}),
             "Error reading PDF 'nope.pdf': [Errno 2] No such file or directory: 'nope.pdf'");
+  EXPECT_EQ(Text("merge_pdfs", {{"pdf_paths", {"three.pdf"}}, {"output_path", ""}}),
+            "Error merging PDFs: [Errno 2] No such file or directory: ''");
   EXPECT_EQ(Text("merge_pdfs", {{"pdf_paths", {"three.pdf"}}, {"output_path", "http://x/y.pdf"}}),
             "Error: Output path cannot be a URL, must be a local file path");
 
