@@ -191,3 +191,25 @@ TEST_F(PdfToolsTest, Klavis) {
 
 }  // namespace
 }  // namespace sbx::servers::pdf_tools
+
+namespace sbx::servers::pdf_tools {
+namespace {
+
+TEST(PdfToolsOptions, CheckedAtStartup) {
+  auto o = OptionsFromSettings(Json{{"max_file_bytes", 1000}, {"search_ttl_seconds", 5}, {"helper_cpu_seconds", 2}});
+  ASSERT_TRUE(o) << o.error().message;
+  EXPECT_EQ(o->max_file_bytes, 1000u);
+  EXPECT_EQ(o->search_ttl_seconds, 5);
+  EXPECT_EQ(HelperLimits(*o).cpu_seconds, 2);
+  EXPECT_EQ(OptionsFromSettings(Json{{"helper_timeout_seconds", 0}}).error().message,
+            "pdf-tools: helper_timeout_seconds must be an integer from 1 to 600");
+  EXPECT_EQ(OptionsFromSettings(Json{{"max_text_bytes", "big"}}).error().message,
+            "pdf-tools: max_text_bytes must be an integer from 1024 to 8388608");
+  EXPECT_EQ(OptionsFromSettings(Json{{"workspace", "/"}}).error().message,
+            "pdf-tools: unknown setting \"workspace\" (known: max_file_bytes, helper_memory_bytes, "
+            "helper_cpu_seconds, helper_timeout_seconds, max_text_bytes, search_ttl_seconds)");
+  EXPECT_EQ(OptionsFromSettings(Json::array()).error().message, "pdf-tools: settings must be a JSON object");
+}
+
+}  // namespace
+}  // namespace sbx::servers::pdf_tools
