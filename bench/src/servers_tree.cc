@@ -8,6 +8,8 @@
 //                               relations (localmemory's default file)
 //   arxiv-store/<id>/metadata.json   a paper store of 50 papers
 //   code/hello.py               a small script (code-executor)
+//   doc-100.pdf                 100 pages of Helvetica text, 40 lines each
+//                               (pdf-tools)
 // Everything is generated, deterministic and a few hundred KiB at most.
 #include <sys/wait.h>
 
@@ -114,6 +116,43 @@ void MakePaperStore(const std::string& store) {
   }
 }
 
+// 100 Letter pages of 40 text lines ("Page P line L: …"), written by hand:
+// one font, one content stream per page, a correct cross-reference table.
+void MakePdf(const std::string& path) {
+  std::vector<std::string> objects = {"<< /Type /Catalog /Pages 2 0 R >>", "",
+                                      "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>"};
+  std::string kids;
+  for (int p = 1; p <= 100; ++p) {
+    const std::size_t page = objects.size() + 1;
+    kids += std::to_string(page) + " 0 R ";
+    std::string content = "BT /F1 10 Tf 12 TL 72 740 Td\n";
+    for (int l = 1; l <= 40; ++l)
+      content += "(Page " + std::to_string(p) + " line " + std::to_string(l) +
+                 ": the quick brown fox jumps over the lazy dog) Tj T*\n";
+    content += "ET\n";
+    objects.push_back("<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R >> >> "
+                      "/Contents " + std::to_string(page + 1) + " 0 R >>");
+    objects.push_back("<< /Length " + std::to_string(content.size()) + " >>\nstream\n" + content + "endstream");
+  }
+  objects[1] = "<< /Type /Pages /Kids [" + kids + "] /Count 100 >>";
+  std::string out = "%PDF-1.4\n";
+  std::vector<std::size_t> offsets;
+  for (std::size_t i = 0; i < objects.size(); ++i) {
+    offsets.push_back(out.size());
+    out += std::to_string(i + 1) + " 0 obj\n" + objects[i] + "\nendobj\n";
+  }
+  const std::size_t xref = out.size();
+  out += "xref\n0 " + std::to_string(objects.size() + 1) + "\n0000000000 65535 f \n";
+  for (std::size_t o : offsets) {
+    char line[32];
+    std::snprintf(line, sizeof line, "%010zu 00000 n \n", o);
+    out += line;
+  }
+  out += "trailer\n<< /Size " + std::to_string(objects.size() + 1) + " /Root 1 0 R >>\nstartxref\n" +
+         std::to_string(xref) + "\n%%EOF\n";
+  Write(path, out);
+}
+
 }  // namespace
 
 int ServersTree(const Args& a) {
@@ -126,8 +165,9 @@ int ServersTree(const Args& a) {
   MakePaperStore(dir + "/arxiv-store");
   fs::create_directories(dir + "/code");
   Write(dir + "/code/hello.py", "import sys\n\nprint('hello from the bench', sys.version_info[0])\n");
+  MakePdf(dir + "/doc-100.pdf");
   std::printf("servers tree in %s: repo/ (git, 3 commits), repos/memory_mcp_server/memories-for-mcp.json "
-              "(100 entities, 100 relations), arxiv-store/ (50 papers), code/hello.py\n",
+              "(100 entities, 100 relations), arxiv-store/ (50 papers), code/hello.py, doc-100.pdf\n",
               dir.c_str());
   return 0;
 }

@@ -16,6 +16,7 @@
 #include "servers/desktop_commander/desktop_commander.h"
 #include "servers/code_executor/code_executor.h"
 #include "servers/arxiv/arxiv.h"
+#include "servers/pdf_tools/pdf_tools.h"
 
 namespace sbx::servers {
 namespace {
@@ -68,6 +69,7 @@ const std::map<std::string, Entry, std::less<>>& Entries() {
        {BuildWith<desktop_commander::OptionsFromSettings, desktop_commander::MakeServer>, {}}},
       {"code-executor", {BuildWith<code_executor::OptionsFromSettings, code_executor::MakeServer>, {}}},
       {"arxiv", {BuildWith<arxiv::OptionsFromSettings, arxiv::MakeServer>, {}}},
+      {"pdf-tools", {BuildWith<pdf_tools::OptionsFromSettings, pdf_tools::MakeServer>, {"klavis"}}},
   };
   return entries;
 }
