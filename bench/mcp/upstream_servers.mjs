@@ -83,6 +83,29 @@ const PYTHON_BASELINES = {
     ].join('\n'),
     request: (args) => `${args.pdf_file_path}\t${args.start_page}\t${args.end_page}\n`,
   },
+  // excel-mcp-server reads with openpyxl: load the workbook, walk the range
+  // cell by cell into {address, value, row, column} records and json.dumps
+  // them with indent 2, as its read_data_from_excel does.
+  excel: {
+    what: 'Debian python3-openpyxl',
+    version: 'import openpyxl; print(openpyxl.__version__)',
+    script: [
+      'import sys, json, openpyxl',
+      'from openpyxl.utils import get_column_letter, range_boundaries',
+      'for line in sys.stdin:',
+      '    path, sheet, first, last = line.rstrip("\\n").split("\\t")',
+      '    wb = openpyxl.load_workbook(path, read_only=False)',
+      '    ws = wb[sheet]',
+      '    c1, r1, c2, r2 = range_boundaries(f"{first}:{last}")',
+      '    cells = [{"address": f"{get_column_letter(c)}{r}", "value": ws.cell(row=r, column=c).value, "row": r, "column": c}',
+      '             for r in range(r1, r2 + 1) for c in range(c1, c2 + 1)]',
+      '    text = json.dumps({"range": f"{first}:{last}", "sheet_name": sheet, "cells": cells}, indent=2, default=str)',
+      '    wb.close()',
+      '    sys.stdout.write(str(len(text.encode())) + "\\n")',
+      '    sys.stdout.flush()',
+    ].join('\n'),
+    request: (args) => `${args.filepath}\t${args.sheet_name}\t${args.start_cell}\t${args.end_cell}\n`,
+  },
 };
 
 async function runPythonBaseline(entry, base) {

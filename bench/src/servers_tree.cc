@@ -10,6 +10,9 @@
 //   code/hello.py               a small script (code-executor)
 //   doc-100.pdf                 100 pages of Helvetica text, 40 lines each
 //                               (pdf-tools)
+//   book-10k.xlsx               one sheet "Data" of 100 x 100 cells: numbers,
+//                               text, a formula per row (excel); written by
+//                               Debian's openpyxl, the library graders read with
 // Everything is generated, deterministic and a few hundred KiB at most.
 #include <sys/wait.h>
 
@@ -153,6 +156,25 @@ void MakePdf(const std::string& path) {
   Write(path, out);
 }
 
+// The excel benchmark's workbook, written by openpyxl (python3-openpyxl from
+// scripts/install-deps.sh) so that the file is the kind graders and the
+// upstream produce: shared strings, a formula per row, no cached values.
+void MakeWorkbook(const std::string& path) {
+  const std::string script =
+      "import sys, openpyxl\n"
+      "wb = openpyxl.Workbook()\n"
+      "ws = wb.active\n"
+      "ws.title = 'Data'\n"
+      "for r in range(1, 101):\n"
+      "    for c in range(1, 100):\n"
+      "        ws.cell(row=r, column=c, value=(r * c if c % 3 else f'text {r}-{c}'))\n"
+      "    ws.cell(row=r, column=100, value=f'=SUM(A{r}:B{r})')\n"
+      "wb.save(sys.argv[1])\n";
+  int status = Wait(Spawn({"/usr/bin/python3", "-c", script, path}));
+  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+    throw std::runtime_error("python3-openpyxl could not write " + path + " (scripts/install-deps.sh installs it)");
+}
+
 }  // namespace
 
 int ServersTree(const Args& a) {
@@ -166,8 +188,9 @@ int ServersTree(const Args& a) {
   fs::create_directories(dir + "/code");
   Write(dir + "/code/hello.py", "import sys\n\nprint('hello from the bench', sys.version_info[0])\n");
   MakePdf(dir + "/doc-100.pdf");
+  MakeWorkbook(dir + "/book-10k.xlsx");
   std::printf("servers tree in %s: repo/ (git, 3 commits), repos/memory_mcp_server/memories-for-mcp.json "
-              "(100 entities, 100 relations), arxiv-store/ (50 papers), code/hello.py, doc-100.pdf\n",
+              "(100 entities, 100 relations), arxiv-store/ (50 papers), code/hello.py, doc-100.pdf, book-10k.xlsx\n",
               dir.c_str());
   return 0;
 }
