@@ -11,6 +11,7 @@
 //
 // Records servers_up_<server>_{n,p50_ms,…,cps,server_us,client_us} and
 // servers_up_<server>_state (1 measured, -1 failed) in --out.
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -62,6 +63,87 @@ const UPSTREAMS = {
   },
 };
 
+// Servers whose upstream is Python (not installed here) get a baseline of
+// the same work in Debian's python3 instead: a process that answers one
+// request per stdin line, so the figure is the work, not a start-up.
+const PYTHON_BASELINES = {
+  // pdf-tools-mcp reads pages with PyPDF2; Debian ships its successor pypdf.
+  'pdf-tools': {
+    what: 'Debian python3-pypdf',
+    version: 'import pypdf; print(pypdf.__version__)',
+    script: [
+      'import sys, pypdf',
+      'for line in sys.stdin:',
+      '    path, first, last = line.rstrip("\\n").split("\\t")',
+      '    reader = pypdf.PdfReader(path)',
+      '    pages = [f"=== Page {i + 1} ===\\n" + reader.pages[i].extract_text() for i in range(int(first) - 1, int(last))]',
+      '    text = "\\n\\n".join(pages)',
+      '    sys.stdout.write(str(len(text.encode())) + "\\n")',
+      '    sys.stdout.flush()',
+    ].join('\n'),
+    request: (args) => `${args.pdf_file_path}\t${args.start_page}\t${args.end_page}\n`,
+  },
+  // excel-mcp-server reads with openpyxl: load the workbook, walk the range
+  // cell by cell into {address, value, row, column} records and json.dumps
+  // them with indent 2, as its read_data_from_excel does.
+  excel: {
+    what: 'Debian python3-openpyxl',
+    version: 'import openpyxl; print(openpyxl.__version__)',
+    script: [
+      'import sys, json, openpyxl',
+      'from openpyxl.utils import get_column_letter, range_boundaries',
+      'for line in sys.stdin:',
+      '    path, sheet, first, last = line.rstrip("\\n").split("\\t")',
+      '    wb = openpyxl.load_workbook(path, read_only=False)',
+      '    ws = wb[sheet]',
+      '    c1, r1, c2, r2 = range_boundaries(f"{first}:{last}")',
+      '    cells = [{"address": f"{get_column_letter(c)}{r}", "value": ws.cell(row=r, column=c).value, "row": r, "column": c}',
+      '             for r in range(r1, r2 + 1) for c in range(c1, c2 + 1)]',
+      '    text = json.dumps({"range": f"{first}:{last}", "sheet_name": sheet, "cells": cells}, indent=2, default=str)',
+      '    wb.close()',
+      '    sys.stdout.write(str(len(text.encode())) + "\\n")',
+      '    sys.stdout.flush()',
+    ].join('\n'),
+    request: (args) => `${args.filepath}\t${args.sheet_name}\t${args.start_cell}\t${args.end_cell}\n`,
+  },
+};
+
+async function runPythonBaseline(entry, base) {
+  const version = (await new Promise((resolve, reject) => {
+    const p = spawn('/usr/bin/python3', ['-c', base.version], { stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    p.stdout.on('data', (d) => { out += d; });
+    p.on('exit', (code) => (code === 0 ? resolve(out.trim()) : reject(new Error(`python3: exit ${code}`))));
+  }));
+  const child = spawn('/usr/bin/python3', ['-c', base.script], { stdio: ['pipe', 'pipe', 'inherit'] });
+  let buffered = '';
+  const waiting = [];
+  child.stdout.on('data', (d) => {
+    buffered += d;
+    let nl;
+    while ((nl = buffered.indexOf('\n')) >= 0) {
+      const line = buffered.slice(0, nl);
+      buffered = buffered.slice(nl + 1);
+      waiting.shift()?.(line);
+    }
+  });
+  const request = base.request(withRoot(entry.arguments));
+  const call = () => new Promise((resolve) => {
+    waiting.push(resolve);
+    child.stdin.write(request);
+  });
+  try {
+    const first = Number(await call());
+    if (!(first > 0)) throw new Error('the baseline returned no text');
+    await measure({ put, prefix: `servers_up_${entry.server}`, what: `baseline ${base.what} ${version}`,
+                    pid: child.pid, call, calls: Math.min(calls, entry.max_calls ?? calls),
+                    warmup: Math.min(warmup, entry.max_warmup ?? warmup) });
+  } finally {
+    child.stdin.end();
+    child.kill();
+  }
+}
+
 function withRoot(v) {
   if (typeof v === 'string') return v.replaceAll('{root}', root);
   if (Array.isArray(v)) return v.map(withRoot);
@@ -97,7 +179,8 @@ async function runOne(entry, up) {
     const call = () => client.callTool(params);
     check(withRoot(entry.expect ?? {}), await call());
     await measure({ put, prefix: `servers_up_${entry.server}`, what: `upstream ${up.pkg} ${version} ${entry.tool}`,
-                    pid: transport.pid, call, calls, warmup });
+                    pid: transport.pid, call, calls: Math.min(calls, entry.max_calls ?? calls),
+                    warmup: Math.min(warmup, entry.max_warmup ?? warmup) });
   } finally {
     await client.close().catch(() => {});
     fs.rmSync(scratch, { recursive: true, force: true });
@@ -111,6 +194,17 @@ let failed = 0;
 for (const entry of table) {
   if (only.length && !only.includes(entry.server)) continue;
   const up = UPSTREAMS[entry.server];
+  if (!up && PYTHON_BASELINES[entry.server]) {
+    try {
+      await runPythonBaseline(entry, PYTHON_BASELINES[entry.server]);
+      put(`servers_up_${entry.server}_state`, 1);
+    } catch (e) {
+      console.log(`${entry.server}: baseline FAILED: ${e.message}`);
+      put(`servers_up_${entry.server}_state`, -1);
+      failed++;
+    }
+    continue;
+  }
   if (!up) {
     console.log(`${entry.server}: no upstream runs here`);
     continue;

@@ -11,6 +11,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -173,7 +174,7 @@ int ServersRunImpl(const Args& a) {
       run.cores_key = "servers_cores";
       run.tool = entry.at("tool").get<std::string>();
       run.arguments = WithRoot(entry.at("arguments"), "/data");
-      run.calls = calls;
+      run.calls = std::min<long>(calls, entry.value("max_calls", calls));
       run.sandboxes = {{sb.id, TargetOf(sb.urls.at(name))}};
       run.sandboxd_pid = static_cast<pid_t>(a.Int("sandboxd-pid", 0));
       run.cgroup_parent = a.Str("cgroup-parent", "");
@@ -181,7 +182,8 @@ int ServersRunImpl(const Args& a) {
       run.check_first = [&](const Reply& r) { CheckExpected(expect, ToolResultText(r), tree); };
       for (long n : ns) {
         run.n = n;
-        run.warmup_per_conn = (warmup + n - 1) / n;  // the same warm-up in all, spread over the sessions
+        const long warm = std::min<long>(warmup, entry.value("max_warmup", warmup));
+        run.warmup_per_conn = (warm + n - 1) / n;  // the same warm-up in all, spread over the sessions
         run.key_prefix = "servers_" + name + "_n" + std::to_string(n);
         if (RunCalls(s, out, run) != 0) state = kFailed;
       }

@@ -8,6 +8,11 @@
 //                               relations (localmemory's default file)
 //   arxiv-store/<id>/metadata.json   a paper store of 50 papers
 //   code/hello.py               a small script (code-executor)
+//   doc-100.pdf                 100 pages of Helvetica text, 40 lines each
+//                               (pdf-tools)
+//   book-10k.xlsx               one sheet "Data" of 100 x 100 cells: numbers,
+//                               text, a formula per row (excel); written by
+//                               Debian's openpyxl, the library graders read with
 // Everything is generated, deterministic and a few hundred KiB at most.
 #include <sys/wait.h>
 
@@ -114,6 +119,62 @@ void MakePaperStore(const std::string& store) {
   }
 }
 
+// 100 Letter pages of 40 text lines ("Page P line L: …"), written by hand:
+// one font, one content stream per page, a correct cross-reference table.
+void MakePdf(const std::string& path) {
+  std::vector<std::string> objects = {"<< /Type /Catalog /Pages 2 0 R >>", "",
+                                      "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>"};
+  std::string kids;
+  for (int p = 1; p <= 100; ++p) {
+    const std::size_t page = objects.size() + 1;
+    kids += std::to_string(page) + " 0 R ";
+    std::string content = "BT /F1 10 Tf 12 TL 72 740 Td\n";
+    for (int l = 1; l <= 40; ++l)
+      content += "(Page " + std::to_string(p) + " line " + std::to_string(l) +
+                 ": the quick brown fox jumps over the lazy dog) Tj T*\n";
+    content += "ET\n";
+    objects.push_back("<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R >> >> "
+                      "/Contents " + std::to_string(page + 1) + " 0 R >>");
+    objects.push_back("<< /Length " + std::to_string(content.size()) + " >>\nstream\n" + content + "endstream");
+  }
+  objects[1] = "<< /Type /Pages /Kids [" + kids + "] /Count 100 >>";
+  std::string out = "%PDF-1.4\n";
+  std::vector<std::size_t> offsets;
+  for (std::size_t i = 0; i < objects.size(); ++i) {
+    offsets.push_back(out.size());
+    out += std::to_string(i + 1) + " 0 obj\n" + objects[i] + "\nendobj\n";
+  }
+  const std::size_t xref = out.size();
+  out += "xref\n0 " + std::to_string(objects.size() + 1) + "\n0000000000 65535 f \n";
+  for (std::size_t o : offsets) {
+    char line[32];
+    std::snprintf(line, sizeof line, "%010zu 00000 n \n", o);
+    out += line;
+  }
+  out += "trailer\n<< /Size " + std::to_string(objects.size() + 1) + " /Root 1 0 R >>\nstartxref\n" +
+         std::to_string(xref) + "\n%%EOF\n";
+  Write(path, out);
+}
+
+// The excel benchmark's workbook, written by openpyxl (python3-openpyxl from
+// scripts/install-deps.sh) so that the file is the kind graders and the
+// upstream produce: shared strings, a formula per row, no cached values.
+void MakeWorkbook(const std::string& path) {
+  const std::string script =
+      "import sys, openpyxl\n"
+      "wb = openpyxl.Workbook()\n"
+      "ws = wb.active\n"
+      "ws.title = 'Data'\n"
+      "for r in range(1, 101):\n"
+      "    for c in range(1, 100):\n"
+      "        ws.cell(row=r, column=c, value=(r * c if c % 3 else f'text {r}-{c}'))\n"
+      "    ws.cell(row=r, column=100, value=f'=SUM(A{r}:B{r})')\n"
+      "wb.save(sys.argv[1])\n";
+  int status = Wait(Spawn({"/usr/bin/python3", "-c", script, path}));
+  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+    throw std::runtime_error("python3-openpyxl could not write " + path + " (scripts/install-deps.sh installs it)");
+}
+
 }  // namespace
 
 int ServersTree(const Args& a) {
@@ -126,8 +187,10 @@ int ServersTree(const Args& a) {
   MakePaperStore(dir + "/arxiv-store");
   fs::create_directories(dir + "/code");
   Write(dir + "/code/hello.py", "import sys\n\nprint('hello from the bench', sys.version_info[0])\n");
+  MakePdf(dir + "/doc-100.pdf");
+  MakeWorkbook(dir + "/book-10k.xlsx");
   std::printf("servers tree in %s: repo/ (git, 3 commits), repos/memory_mcp_server/memories-for-mcp.json "
-              "(100 entities, 100 relations), arxiv-store/ (50 papers), code/hello.py\n",
+              "(100 entities, 100 relations), arxiv-store/ (50 papers), code/hello.py, doc-100.pdf, book-10k.xlsx\n",
               dir.c_str());
   return 0;
 }

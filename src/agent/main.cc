@@ -14,6 +14,7 @@
 
 #include "agent/agent_loop.h"
 #include "jail/enter.h"
+#include "pdf/client.h"
 #include "servers/registry.h"
 
 namespace {
@@ -55,6 +56,10 @@ int main(int argc, char** argv) {
   // per page). An idle agent's footprint is unchanged: it allocates little.
   ::mallopt(M_TRIM_THRESHOLD, 1 << 20);
   ::mallopt(M_MMAP_THRESHOLD, 1 << 20);
+  // The PDF helper lives beside this binary, a path the jail hides: keep an
+  // O_PATH, close-on-exec descriptor of it, which only the helper's own
+  // children use as their exec target (pdf/client.h).
+  sbx::pdf::UseHelperBesideExecutable();
   auto spec = sbx::jail::ReadSpec();
   if (!spec) {
     sbx::jail::ReportFailure(spec.error().message);

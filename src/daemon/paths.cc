@@ -68,6 +68,10 @@ Result<std::string> ResolveAgentPath(const std::string& value) {
   struct stat st {};
   if (::stat(real->c_str(), &st) != 0 || !S_ISREG(st.st_mode) || ::access(real->c_str(), X_OK) != 0)
     return FlagError(flag, path, "not an executable file");
+  // The agent runs the PDF helper from beside itself (src/pdf/README.md).
+  const std::string helper = real->substr(0, real->rfind('/')) + "/sandbox-pdf";
+  if (::stat(helper.c_str(), &st) != 0 || !S_ISREG(st.st_mode) || ::access(helper.c_str(), X_OK) != 0)
+    return FlagError(flag, path, "no executable sandbox-pdf beside it (" + helper + ")");
   return real;
 }
 

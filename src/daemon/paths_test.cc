@@ -26,6 +26,9 @@ class ResolvePathsTest : public ::testing::Test {
     // An executable file stands in for the agent binary: it is only checked, never run.
     Write("agent-bin", "#!/bin/sh\n");
     ASSERT_EQ(::chmod("agent-bin", 0755), 0);
+    // And one for the PDF helper the agent runs from beside itself.
+    Write("sandbox-pdf", "#!/bin/sh\n");
+    ASSERT_EQ(::chmod("sandbox-pdf", 0755), 0);
     config_.agent_path = "agent-bin";
   }
   void TearDown() override {
@@ -109,6 +112,12 @@ TEST_F(ResolvePathsTest, OtherPathsAreResolvedOrRefusedByName) {
   config_.agent_path = "not-exec";
   ExpectRefused("--agent-path", "not an executable file");
   config_.agent_path = "agent-bin";
+  ASSERT_EQ(::chmod("sandbox-pdf", 0644), 0);
+  ExpectRefused("--agent-path", "no executable sandbox-pdf beside it (" + Abs("sandbox-pdf") + ")");
+  ASSERT_EQ(::unlink("sandbox-pdf"), 0);
+  ExpectRefused("--agent-path", "no executable sandbox-pdf beside it");
+  Write("sandbox-pdf", "#!/bin/sh\n");
+  ASSERT_EQ(::chmod("sandbox-pdf", 0755), 0);
 
   config_.server_settings_file = "settings.json";
   ExpectRefused("--server-settings", "No such file or directory");

@@ -10,7 +10,7 @@
 namespace sbx::ooxml {
 namespace {
 
-TEST(ChartTest, Formulas) {
+TEST(OoxmlChartTest, Formulas) {
   EXPECT_EQ(ColumnLetters(1), "A");
   EXPECT_EQ(ColumnLetters(26), "Z");
   EXPECT_EQ(ColumnLetters(27), "AA");
@@ -21,7 +21,7 @@ TEST(ChartTest, Formulas) {
   EXPECT_EQ(RangeFormula("Data", 2, 2, 2, 2), "'Data'!$B$2");
 }
 
-TEST(ChartTest, BarChartXml) {
+TEST(OoxmlChartTest, BarChartXml) {
   ChartSpec spec;
   spec.title = "Sales & <costs>";
   spec.x_axis_title = "Month";
@@ -86,7 +86,7 @@ ChartSpec Spec(ChartKind kind) {
   return spec;
 }
 
-TEST(ChartTest, AddChartsToAWorksheet) {
+TEST(OoxmlChartTest, AddChartsToAWorksheet) {
   Package p = ChartWorkbook();
   auto first = AddChartToWorksheet(p, "/xl/worksheets/sheet1.xml", Spec(ChartKind::kBar), ChartAnchor{});
   ASSERT_TRUE(first.ok()) << first.error().message;
@@ -129,7 +129,7 @@ TEST(ChartTest, AddChartsToAWorksheet) {
   EXPECT_EQ(ct->TypeOf("/xl/drawings/drawing1.xml"), std::string(kDrawingContentType));
 }
 
-TEST(ChartTest, ErrorsLeaveThePackageUnchanged) {
+TEST(OoxmlChartTest, ErrorsLeaveThePackageUnchanged) {
   Package p = ChartWorkbook();
   auto missing = AddChartToWorksheet(p, "/xl/worksheets/sheet9.xml", Spec(ChartKind::kBar), ChartAnchor{});
   ASSERT_FALSE(missing.ok());
@@ -157,7 +157,7 @@ TEST(ChartTest, ErrorsLeaveThePackageUnchanged) {
 }
 
 // Every kind in one workbook, read back by openpyxl and converted by LibreOffice.
-TEST(ChartTest, OpenpyxlAndLibreOfficeReadTheCharts) {
+TEST(OoxmlChartTest, OpenpyxlAndLibreOfficeReadTheCharts) {
   Package p = ChartWorkbook();
   std::vector<ChartKind> kinds = {ChartKind::kBar, ChartKind::kLine, ChartKind::kPie, ChartKind::kScatter, ChartKind::kArea,
                                   ChartKind::kBar};

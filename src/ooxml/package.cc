@@ -94,10 +94,13 @@ bool SamePartName(std::string_view a, std::string_view b) {
 Package Package::Empty() { return Package(); }
 
 std::ptrdiff_t Package::IndexOf(std::string_view name) const {
-  std::string key = Fold(name);
-  for (std::size_t i = 0; i < parts_.size(); ++i)
-    if (parts_[i].key == key) return static_cast<std::ptrdiff_t>(i);
-  return -1;
+  auto it = index_.find(Fold(name));
+  return it == index_.end() ? -1 : static_cast<std::ptrdiff_t>(it->second);
+}
+
+void Package::Append(std::string name, std::string key, std::string bytes) {
+  index_.emplace(key, parts_.size());
+  parts_.push_back(Part{std::move(name), std::move(key), std::move(bytes)});
 }
 
 bool Package::Has(std::string_view name) const { return IndexOf(name) >= 0; }
@@ -114,7 +117,7 @@ Status Package::Set(std::string_view name, std::string bytes) {
   if (i >= 0) {
     parts_[static_cast<std::size_t>(i)].bytes = std::move(bytes);
   } else {
-    parts_.push_back(Part{std::string(name), Fold(name), std::move(bytes)});
+    Append(std::string(name), Fold(name), std::move(bytes));
   }
   return {};
 }
@@ -123,6 +126,8 @@ bool Package::Remove(std::string_view name) {
   auto i = IndexOf(name);
   if (i < 0) return false;
   parts_.erase(parts_.begin() + i);
+  index_.clear();
+  for (std::size_t k = 0; k < parts_.size(); ++k) index_.emplace(parts_[k].key, k);
   return true;
 }
 
@@ -181,7 +186,6 @@ Result<Package> Package::Read(std::string_view zip_bytes, const Limits& limits) 
                                                std::to_string(limits.max_parts));
 
   Package pkg;
-  std::unordered_set<std::string> keys;
   std::uint64_t total = 0;
   std::string buf(64 * 1024, '\0');
   for (zip_int64_t i = 0; i < count; ++i) {
@@ -203,7 +207,7 @@ Result<Package> Package::Read(std::string_view zip_bytes, const Limits& limits) 
     if (!entry.empty() && entry[0] == '/')
       return MakeFault(Fault::kBadEntryName, Printable(entry), "invalid part name: the zip entry name is absolute");
     if (auto s = CheckPartName(part); !s) return s.error();
-    if (!keys.insert(Fold(part)).second) return MakeFault(Fault::kDuplicatePart, Printable(part), "the part occurs twice (names compare ignoring case)");
+    if (pkg.Has(part)) return MakeFault(Fault::kDuplicatePart, Printable(part), "the part occurs twice (names compare ignoring case)");
     if ((st.valid & ZIP_STAT_ENCRYPTION_METHOD) && st.encryption_method != ZIP_EM_NONE)
       return MakeFault(Fault::kEncrypted, Printable(part), "the entry is encrypted");
     if ((st.valid & ZIP_STAT_COMP_METHOD) && st.comp_method != ZIP_CM_STORE && st.comp_method != ZIP_CM_DEFLATE)
@@ -239,7 +243,7 @@ Result<Package> Package::Read(std::string_view zip_bytes, const Limits& limits) 
       total += got;
       data.append(buf.data(), static_cast<std::size_t>(n));
     }
-    pkg.parts_.push_back(Part{part, Fold(part), std::move(data)});
+    pkg.Append(part, Fold(part), std::move(data));
   }
   if (!pkg.Has(kContentTypesPart))
     return MakeFault(Fault::kMissingPart, kContentTypesPart, "the package has no [Content_Types].xml: not an OOXML file");

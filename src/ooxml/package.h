@@ -14,6 +14,7 @@
 
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "ooxml/error.h"
@@ -61,7 +62,9 @@ class Package {
     std::string bytes;
   };
   std::ptrdiff_t IndexOf(std::string_view name) const;
+  void Append(std::string name, std::string key, std::string bytes);
   std::vector<Part> parts_;
+  std::unordered_map<std::string, std::size_t> index_;  // key -> position in parts_
 };
 
 }  // namespace sbx::ooxml

@@ -11,7 +11,7 @@ constexpr const char* kRelsHead =
     "<Relationships xmlns=\"http://schemas.openxmlformats.org/package/2006/relationships\">";
 constexpr const char* kDocType = "http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument";
 
-TEST(ContentTypesTest, ParseLookupEditSerialize) {
+TEST(OoxmlContentTypesTest, ParseLookupEditSerialize) {
   auto ct = ContentTypes::Parse(
       "<Types xmlns=\"http://schemas.openxmlformats.org/package/2006/content-types\">"
       "<Default Extension=\"XML\" ContentType=\"application/xml\"/>"
@@ -37,7 +37,7 @@ TEST(ContentTypesTest, ParseLookupEditSerialize) {
             "<Override PartName=\"/xl/workbook.xml\" ContentType=\"wb2\"/></Types>");
 }
 
-TEST(ContentTypesTest, Malformed) {
+TEST(OoxmlContentTypesTest, Malformed) {
   auto wrong = ContentTypes::Parse("<Typos/>");
   ASSERT_FALSE(wrong.ok());
   EXPECT_EQ(wrong.error().fault, Fault::kBadContentTypes);
@@ -56,7 +56,7 @@ TEST(ContentTypesTest, Malformed) {
   EXPECT_EQ(notxml.error().part, "/[Content_Types].xml");
 }
 
-TEST(RelationshipsTest, NamesResolveAndRelative) {
+TEST(OoxmlRelationshipsTest, NamesResolveAndRelative) {
   EXPECT_EQ(RelsPartName("/xl/workbook.xml"), "/xl/_rels/workbook.xml.rels");
   EXPECT_EQ(RelsPartName("/"), "/_rels/.rels");
   EXPECT_EQ(RelsPartName(""), "/_rels/.rels");
@@ -74,7 +74,7 @@ TEST(RelationshipsTest, NamesResolveAndRelative) {
   EXPECT_EQ(RelativeTarget("/", "/xl/workbook.xml"), "xl/workbook.xml");
 }
 
-TEST(RelationshipsTest, ParseAddRemoveSerialize) {
+TEST(OoxmlRelationshipsTest, ParseAddRemoveSerialize) {
   auto rels = Relationships::Parse(std::string(kRelsHead) +
                                        "<Relationship Id=\"rId2\" Type=\"t1\" Target=\"a.xml\"/>"
                                        "<Relationship Id=\"rId7\" Type=\"t2\" Target=\"http://x/\" TargetMode=\"External\"/>"
@@ -97,7 +97,7 @@ TEST(RelationshipsTest, ParseAddRemoveSerialize) {
   EXPECT_EQ(empty.Add("t", "x.xml"), "rId1");
 }
 
-TEST(RelationshipsTest, Malformed) {
+TEST(OoxmlRelationshipsTest, Malformed) {
   auto dup = Relationships::Parse(std::string(kRelsHead) +
                                       "<Relationship Id=\"rId1\" Type=\"t\" Target=\"a\"/>"
                                       "<Relationship Id=\"rId1\" Type=\"t\" Target=\"b\"/></Relationships>",
@@ -119,7 +119,7 @@ Package GraphPackage(const std::string& root_rels, const std::string& wb_rels) {
   return p;
 }
 
-TEST(RelationshipsTest, GraphCheck) {
+TEST(OoxmlRelationshipsTest, GraphCheck) {
   std::string root = std::string("<Relationship Id=\"rId1\" Type=\"") + kDocType + "\" Target=\"xl/workbook.xml\"/>";
   // A cycle (the sheet points back at the workbook, the workbook at itself) terminates.
   Package cyclic = GraphPackage(root, "<Relationship Id=\"rId1\" Type=\"s\" Target=\"worksheets/sheet1.xml\"/>"

@@ -14,7 +14,7 @@ namespace {
 
 constexpr const char* kSstHead = "<sst xmlns=\"http://schemas.openxmlformats.org/spreadsheetml/2006/main\"";
 
-TEST(SharedStringsTest, PlainRichPhoneticAndEscapes) {
+TEST(OoxmlSharedStringsTest, PlainRichPhoneticAndEscapes) {
   auto sst = SharedStrings::Parse(std::string(kSstHead) +
                                   " count=\"9\" uniqueCount=\"4\">"
                                   "<si><t>plain</t></si>"
@@ -33,7 +33,7 @@ TEST(SharedStringsTest, PlainRichPhoneticAndEscapes) {
   EXPECT_EQ(sst->Intern("new"), 4u);
 }
 
-TEST(SharedStringsTest, SerializePreservesWhitespaceAndEscapes) {
+TEST(OoxmlSharedStringsTest, SerializePreservesWhitespaceAndEscapes) {
   SharedStrings sst;
   EXPECT_EQ(sst.Intern("a"), 0u);
   EXPECT_EQ(sst.Intern(" lead"), 1u);
@@ -52,14 +52,14 @@ TEST(SharedStringsTest, SerializePreservesWhitespaceAndEscapes) {
   EXPECT_EQ(*back->Get(3), "x<&>\"y");
 }
 
-TEST(SharedStringsTest, WrongRoot) {
+TEST(OoxmlSharedStringsTest, WrongRoot) {
   auto sst = SharedStrings::Parse("<workbook/>");
   ASSERT_FALSE(sst.ok());
   EXPECT_EQ(sst.error().fault, Fault::kBadValue);
   EXPECT_EQ(sst.error().message, "/xl/sharedStrings.xml: the root element is <workbook>, not <sst>");
 }
 
-TEST(NumberFormatsTest, BuiltinsAndDateRule) {
+TEST(OoxmlNumberFormatsTest, BuiltinsAndDateRule) {
   EXPECT_EQ(BuiltinNumberFormat(0), "General");
   EXPECT_EQ(BuiltinNumberFormat(14), "mm-dd-yy");
   EXPECT_EQ(BuiltinNumberFormat(22), "m/d/yy h:mm");
@@ -71,7 +71,7 @@ TEST(NumberFormatsTest, BuiltinsAndDateRule) {
   EXPECT_EQ(BuiltinNumberFormatId("yyyy-mm-dd"), std::nullopt);
 }
 
-TEST(NumberFormatsTest, DateRuleAgreesWithOpenpyxl) {
+TEST(OoxmlNumberFormatsTest, DateRuleAgreesWithOpenpyxl) {
   std::vector<std::string> codes = {"General", "0.00", "yyyy-mm-dd", "mm-dd-yy", "h:mm", "[h]:mm:ss", "[H]:mm",
                                     "\"day\" 0", "[Red]0.00", "[$-409]d-mmm", "0;[Red]yyyy", "d", "\\d0", "x\\d",
                                     "[mm]:ss", "#,##0 \"m\"", "[$USD]0", "@", "mmss.0", "0.00E+00", "[ss]", "[hh]x",
@@ -93,7 +93,7 @@ TEST(NumberFormatsTest, DateRuleAgreesWithOpenpyxl) {
   EXPECT_EQ(ours, r.output);
 }
 
-TEST(StylesTest, DefaultIsWhatOpenpyxlWrites) {
+TEST(OoxmlStylesTest, DefaultIsWhatOpenpyxlWrites) {
   std::string ours = Styles::Default().Serialize();
   std::string head =
             "<?xml version=\"1.0\" encoding=\"UTF-8\" standalone=\"yes\"?>"
@@ -113,7 +113,7 @@ TEST(StylesTest, DefaultIsWhatOpenpyxlWrites) {
   EXPECT_EQ(r.output, "same\n");
 }
 
-TEST(StylesTest, ParseRoundTripAndIntern) {
+TEST(OoxmlStylesTest, ParseRoundTripAndIntern) {
   std::string xml =
       "<styleSheet xmlns=\"http://schemas.openxmlformats.org/spreadsheetml/2006/main\" xmlns:mc=\"urn:mc\">\n"
       "  <numFmts count=\"1\"><numFmt numFmtId=\"170\" formatCode=\"yyyy-mm-dd&quot;x&quot;\"/></numFmts>\n"
@@ -176,7 +176,7 @@ TEST(StylesTest, ParseRoundTripAndIntern) {
   EXPECT_EQ(st->cell_xfs()[2].alignment, "<alignment horizontal=\"center\" vertical=\"top\" wrapText=\"1\"/>");
 }
 
-TEST(StylesTest, Malformed) {
+TEST(OoxmlStylesTest, Malformed) {
   auto root = Styles::Parse("<sst/>");
   ASSERT_FALSE(root.ok());
   EXPECT_EQ(root.error().message, "/xl/styles.xml: the root element is <sst>, not <styleSheet>");
@@ -186,7 +186,7 @@ TEST(StylesTest, Malformed) {
   EXPECT_EQ(id.error().message, "/xl/styles.xml: an <xf> has numFmtId=\"x\", not a number");
 }
 
-TEST(WorkbookTest, MinimalWorkbookOpensInOpenpyxlAndZipfile) {
+TEST(OoxmlWorkbookTest, MinimalWorkbookOpensInOpenpyxlAndZipfile) {
   Package p = test::MinimalWorkbook();
   EXPECT_TRUE(CheckRelationships(p).ok());
   auto zip = p.Write();

@@ -5,20 +5,20 @@
 namespace sbx::ooxml {
 namespace {
 
-TEST(XmlTest, ParsesAndWritesWithDeclarationAndNoIndentation) {
+TEST(OoxmlXmlTest, ParsesAndWritesWithDeclarationAndNoIndentation) {
   auto doc = ParseXml("<?xml version=\"1.0\"?>\n<a xmlns=\"urn:x\">\n  <b c=\"1&amp;2\">t</b>\n</a>", "/p.xml");
   ASSERT_TRUE(doc.ok()) << doc.error().message;
   EXPECT_EQ(WriteXml(*doc),
             "<?xml version=\"1.0\" encoding=\"UTF-8\" standalone=\"yes\"?><a xmlns=\"urn:x\"><b c=\"1&amp;2\">t</b></a>");
 }
 
-TEST(XmlTest, KeepsAWhitespaceOnlyTextThatIsTheOnlyChild) {
+TEST(OoxmlXmlTest, KeepsAWhitespaceOnlyTextThatIsTheOnlyChild) {
   auto doc = ParseXml("<t xml:space=\"preserve\"> </t>", "/p.xml");
   ASSERT_TRUE(doc.ok());
   EXPECT_STREQ(doc->child("t").text().get(), " ");
 }
 
-TEST(XmlTest, RejectsDoctypeBillionLaughs) {
+TEST(OoxmlXmlTest, RejectsDoctypeBillionLaughs) {
   std::string laughs =
       "<?xml version=\"1.0\"?><!DOCTYPE lolz [<!ENTITY lol \"lol\">"
       "<!ENTITY lol2 \"&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;\">"
@@ -32,7 +32,7 @@ TEST(XmlTest, RejectsDoctypeBillionLaughs) {
   EXPECT_EQ(ext.error().message, "/a.xml: a DOCTYPE is not allowed in an OOXML part");
 }
 
-TEST(XmlTest, DepthBound) {
+TEST(OoxmlXmlTest, DepthBound) {
   std::string deep;
   for (int i = 0; i < 10'000; ++i) deep += "<a>";
   for (int i = 0; i < 10'000; ++i) deep += "</a>";
@@ -46,7 +46,7 @@ TEST(XmlTest, DepthBound) {
   EXPECT_TRUE(ParseXml(ok, "/p.xml").ok());
 }
 
-TEST(XmlTest, NodeBound) {
+TEST(OoxmlXmlTest, NodeBound) {
   Limits limits;
   limits.max_xml_nodes = 100;
   std::string many = "<a>";
@@ -57,7 +57,7 @@ TEST(XmlTest, NodeBound) {
   EXPECT_EQ(doc.error().message, "/p.xml: the XML has more than 100 nodes");
 }
 
-TEST(XmlTest, NotWellFormed) {
+TEST(OoxmlXmlTest, NotWellFormed) {
   auto doc = ParseXml("<a><b></a>", "/p.xml");
   ASSERT_FALSE(doc.ok());
   EXPECT_EQ(doc.error().fault, Fault::kBadXml);
@@ -67,7 +67,7 @@ TEST(XmlTest, NotWellFormed) {
   EXPECT_EQ(empty.error().message, "/p.xml: not well-formed XML: No document element found at offset 0");
 }
 
-TEST(XmlTest, NamespaceHelpers) {
+TEST(OoxmlXmlTest, NamespaceHelpers) {
   auto doc = ParseXml(
       "<x:sst xmlns:x=\"urn:main\" xmlns:r=\"urn:rel\"><x:si r:id=\"rId1\"/><x:si/><other/></x:sst>", "/p.xml");
   ASSERT_TRUE(doc.ok());

@@ -17,6 +17,7 @@
 #include "servers/code_executor/code_executor.h"
 #include "servers/arxiv/arxiv.h"
 #include "servers/excel/excel.h"
+#include "servers/pdf_tools/pdf_tools.h"
 
 namespace sbx::servers {
 namespace {
@@ -70,6 +71,7 @@ const std::map<std::string, Entry, std::less<>>& Entries() {
       {"code-executor", {BuildWith<code_executor::OptionsFromSettings, code_executor::MakeServer>, {}}},
       {"arxiv", {BuildWith<arxiv::OptionsFromSettings, arxiv::MakeServer>, {}}},
       {"excel", {BuildWith<excel::OptionsFromSettings, excel::MakeServer>, {"0.1.4"}}},
+      {"pdf-tools", {BuildWith<pdf_tools::OptionsFromSettings, pdf_tools::MakeServer>, {"klavis"}}},
   };
   return entries;
 }

@@ -87,6 +87,9 @@ TEST(ServerRegistry, InitializeAdvertisesTheUpstreamsCapabilities) {
       // FastMCP: tools, resources and prompts handlers registered.
       {"excel",
        R"({"experimental":{},"prompts":{"listChanged":false},"resources":{"subscribe":false,"listChanged":false},"tools":{"listChanged":false}})"},
+      // FastMCP (mcp 1.11) registers tool, resource and prompt handlers.
+      {"pdf-tools",
+       R"({"experimental":{},"prompts":{"listChanged":false},"resources":{"subscribe":false,"listChanged":false},"tools":{"listChanged":false}})"},
       {"terminal", R"({"experimental":{},"tools":{"listChanged":false}})"},
       // TypeScript SDK Server constructed with {tools: {}}.
       {"code-executor", R"({"tools":{}})"},
@@ -122,7 +125,7 @@ TEST(ServerRegistry, WarmUpBuildsEveryServerAndKeepsNone) {
   });
   // In name order (arxiv … terminal), filesystem's refused settings skipped.
   EXPECT_EQ(used, (std::vector<std::string>{"arxiv-mcp-server", "code-executor", "Code Runner", "desktop-commander",
-                                            "excel-mcp", "mcp-git", "memory-server", "cli-mcp-server"}));
+                                            "excel-mcp", "mcp-git", "memory-server", "pdf-tools", "cli-mcp-server"}));
   EXPECT_EQ(Built(), std::vector<std::string>{});
   Configure(Json::object());
   ASSERT_NE(Find("git"), nullptr);

@@ -1,18 +1,8 @@
-// PDF → markdown for download_paper, with poppler-cpp (upstream uses
-// pymupdf4llm). Poppler gives the words of each page in reading order with
-// their boxes; words are joined into lines, lines into paragraphs where the
-// vertical gap widens, and lines set clearly larger than the body text (the
-// size covering most characters, measured by word box height) become
-// headings, "#" for the largest size, "##" for the next, and so on. Each
-// page ends with a "-----" rule between blank lines, as pymupdf4llm
-// separates pages. The result reads like pymupdf4llm's but is not
-// byte-identical to it (no bold or italic marks, for one).
-//
-// Bounds: the page count and the output size are capped (an error names
-// the limit); `cancelled` is polled between pages. Poppler's diagnostics
-// are silenced (they would go to the agent's stderr).
-//
-// Thread-safety: conversions are serialised (poppler's global state).
+// PDF → markdown for download_paper (upstream uses pymupdf4llm). The
+// conversion itself (src/pdf/markdown.h) runs in the sandbox-pdf helper
+// process, so poppler stays out of the agent and a hostile store PDF can
+// only end the helper; this is the call into it, with the same bounds and
+// error texts the in-process conversion had.
 #pragma once
 
 #include <cstdint>
@@ -29,7 +19,8 @@ struct PdfLimits {
 };
 
 // kInvalidArgument for a damaged, locked or over-long PDF, kTooLarge when
-// the text exceeds the output bound, kUnavailable when cancelled.
+// the text exceeds the output bound, kUnavailable when cancelled or when the
+// helper was stopped (time, memory) or crashed.
 Result<std::string> PdfToMarkdown(const std::string& pdf, const PdfLimits& limits,
                                   const std::function<bool()>& cancelled);
 

@@ -56,8 +56,12 @@ std::string PathOf(const std::vector<std::string>& env) {
 }
 
 // Runs in the forked child: only async-signal-safe calls until execve.
-[[noreturn]] void BecomeChild(const char* path, char* const* argv, char* const* envp, const char* cwd, int in_fd,
-                              int out_fd, int err_fd, int report_fd) {
+// `inherit` (n descriptors, scratch room for n more in `moved`) become 3…;
+// first every descriptor that must survive is moved above that range, so
+// none is overwritten by another's dup2.
+[[noreturn]] void BecomeChild(const char* path, int exec_fd, char* const* argv, char* const* envp, const char* cwd,
+                              int in_fd, int out_fd, int err_fd, int report_fd, const int* inherit, int* moved,
+                              std::size_t n) {
   sigset_t none;
   sigemptyset(&none);
   ::sigprocmask(SIG_SETMASK, &none, nullptr);
@@ -67,12 +71,22 @@ std::string PathOf(const std::vector<std::string>& env) {
   ::setsid();
   PreferAsOomVictim();
   int error = 0;
-  if (::chdir(cwd) != 0 || ::dup2(in_fd, 0) < 0 || ::dup2(out_fd, 1) < 0 || ::dup2(err_fd, 2) < 0) {
+  const int base = 3 + static_cast<int>(n);
+  bool ok = ::chdir(cwd) == 0 && ::dup2(in_fd, 0) >= 0 && ::dup2(out_fd, 1) >= 0 && ::dup2(err_fd, 2) >= 0;
+  if (ok && n > 0) {
+    ok = (report_fd = ::fcntl(report_fd, F_DUPFD_CLOEXEC, base)) >= 0 &&
+         (exec_fd < 0 || (exec_fd = ::fcntl(exec_fd, F_DUPFD_CLOEXEC, base)) >= 0);
+    for (std::size_t i = 0; ok && i < n; ++i) ok = (moved[i] = ::fcntl(inherit[i], F_DUPFD_CLOEXEC, base)) >= 0;
+    // dup2 leaves the new descriptor without close-on-exec.
+    for (std::size_t i = 0; ok && i < n; ++i) ok = ::dup2(moved[i], 3 + static_cast<int>(i)) >= 0;
+  }
+  if (!ok) {
     error = errno;
   } else {
     // Close-on-exec rather than close: the report pipe must live until execve.
-    ::syscall(SYS_close_range, 3, ~0U, CLOSE_RANGE_CLOEXEC);
-    ::execve(path, argv, envp);
+    ::syscall(SYS_close_range, base, ~0U, CLOSE_RANGE_CLOEXEC);
+    if (exec_fd >= 0) ::syscall(SYS_execveat, exec_fd, "", argv, envp, AT_EMPTY_PATH);
+    else ::execve(path, argv, envp);
     error = errno;
   }
   (void)!::write(report_fd, &error, sizeof error);
@@ -105,12 +119,14 @@ std::optional<std::string> FindExecutable(const std::string& name, const std::st
 
 Result<std::unique_ptr<Child>> Spawn(const Spec& spec) {
   if (spec.argv.empty()) return MakeError(ErrorCode::kInvalidArgument, "no command to run");
-  auto path = spec.executable.empty() ? FindExecutable(spec.argv[0], PathOf(spec.env))
-                                      : std::optional<std::string>(spec.executable);
+  auto path = spec.executable_fd >= 0      ? std::optional<std::string>("")
+               : spec.executable.empty() ? FindExecutable(spec.argv[0], PathOf(spec.env))
+                                         : std::optional<std::string>(spec.executable);
   if (!path) return MakeError(ErrorCode::kNotFound, spec.argv[0] + ": command not found");
   std::vector<std::string> argv = spec.argv, env = spec.env;
   auto argv_ptrs = Pointers(argv);
   auto env_ptrs = Pointers(env);
+  std::vector<int> moved(spec.inherit_fds.size(), -1);  // the child's scratch, allocated before fork
 
   int in_pipe[2] = {-1, -1}, out_pipe[2] = {-1, -1}, err_pipe[2] = {-1, -1}, report[2] = {-1, -1};
   auto close_all = [&] {
@@ -134,8 +150,9 @@ Result<std::unique_ptr<Child>> Spawn(const Spec& spec) {
     std::lock_guard lock(r.mu);
     pid_t pid = ::fork();
     if (pid == 0)
-      BecomeChild(path->c_str(), argv_ptrs.data(), env_ptrs.data(), spec.cwd.c_str(), in_pipe[0], out_pipe[1],
-                  child_err, report[1]);
+      BecomeChild(path->c_str(), spec.executable_fd, argv_ptrs.data(), env_ptrs.data(), spec.cwd.c_str(),
+                  in_pipe[0], out_pipe[1], child_err, report[1], spec.inherit_fds.data(), moved.data(),
+                  spec.inherit_fds.size());
     if (pid < 0) {
       int saved = errno;
       close_all();

@@ -37,6 +37,14 @@ struct Spec {
   // stays what the program sees as its name (a server that reproduces its
   // upstream's own executable search passes the file it found).
   std::string executable;
+  // When >= 0, an executable opened (O_PATH is enough) before the jail hid
+  // its path: the child runs it with execveat(AT_EMPTY_PATH) and neither
+  // `executable` nor PATH is consulted. The caller keeps the descriptor; the
+  // child holds it only as its exec target (it is close-on-exec there).
+  int executable_fd = -1;
+  // Descriptors the child inherits as 3, 4, … in this order (the PDF
+  // helper's inputs and output). Every other descriptor is closed at exec.
+  std::vector<int> inherit_fds;
   std::vector<std::string> env;  // the whole environment, NAME=value
   std::string cwd = "/data";
   bool pipe_stdin = false;       // else stdin is /dev/null

@@ -1,5 +1,6 @@
 #include "servers/process/process.h"
 
+#include <fcntl.h>
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -40,6 +41,33 @@ TEST(ProcessRun, RunsTheGivenExecutableUnderTheGivenName) {
   ASSERT_TRUE(r) << r.error().message;
   EXPECT_EQ(r->out, "shown-name\n");
   EXPECT_EQ(r->exit.code, 0);
+}
+
+// The PDF helper's way in: an executable by descriptor (the jail hides its
+// path), and descriptors handed over as 3, 4, … whatever their numbers were;
+// nothing else leaks past exec.
+TEST(ProcessRun, RunsAnExecutableDescriptorWithInheritedDescriptors) {
+  int sh = ::open("/bin/sh", O_PATH | O_CLOEXEC);
+  ASSERT_GE(sh, 0);
+  int a[2], b[2];
+  ASSERT_EQ(::pipe2(a, O_CLOEXEC), 0);
+  ASSERT_EQ(::pipe2(b, O_CLOEXEC), 0);
+  ASSERT_EQ(::write(a[1], "first", 5), 5);
+  ASSERT_EQ(::write(b[1], "second", 6), 6);
+  ::close(a[1]);
+  ::close(b[1]);
+  int stray = ::open("/dev/null", O_RDONLY);  // not close-on-exec, yet not inherited
+  Spec s = Sh("");
+  s.argv = {"named", "-c", "echo $0; cat <&3; echo; cat <&4; echo; ls /proc/self/fd | sort -n | tr '\\n' ' '"};
+  s.executable = "/nonexistent";  // the descriptor wins
+  s.executable_fd = sh;
+  s.inherit_fds = {b[0], a[0]};    // swapped on purpose
+  auto r = process::Run(s, {});
+  ASSERT_TRUE(r) << r.error().message;
+  // ls sees 0-2, the two inherited, and its own directory descriptor.
+  EXPECT_EQ(r->out, "named\nsecond\nfirst\n0 1 2 3 4 5 ");
+  EXPECT_EQ(r->exit.code, 0);
+  for (int fd : {sh, a[0], b[0], stray}) ::close(fd);
 }
 
 TEST(ProcessRun, MergesStderrWhenAsked) {

@@ -1,0 +1,18 @@
+// The tool schemas as FastMCP (mcp 1.11, pydantic 2.11) writes them for
+// pdf-tools-mcp's signatures, and as Klavis' copy spells them by hand.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "core/json.h"
+#include "servers/pdf_tools/arguments.h"
+
+namespace sbx::servers::pdf_tools {
+
+// {"properties": …, "required": …, "title": "<tool>Arguments", "type": "object"}
+Json FastMcpInput(const std::string& tool, const std::vector<Field>& fields);
+// {"properties": {"result": …}, "required": ["result"], "title": "<tool>Output", …}
+Json FastMcpOutput(const std::string& tool);
+
+}  // namespace sbx::servers::pdf_tools
