@@ -302,9 +302,33 @@ void Workbook::Copy(std::string_view source, const std::string& name) {
 void Workbook::Remove(std::string_view name) {
   auto it = std::find_if(sheets_.begin(), sheets_.end(), [&](const Entry& e) { return e.name == name; });
   if (it == sheets_.end()) return;
-  pugi::xml_node sheets = Child(workbook_xml_->document_element(), "sheets");
-  for (auto s : Children(sheets, "sheet"))
-    if (Attr(s, "id").value() == it->rel_id) sheets.remove_child(s);
+  pugi::xml_node root = workbook_xml_->document_element();
+  pugi::xml_node sheets = Child(root, "sheets");
+  long index = 0, removed = -1;
+  for (auto s : Children(sheets, "sheet")) {
+    if (Attr(s, "id").value() == it->rel_id) {
+      removed = index;
+      sheets.remove_child(s);
+    }
+    ++index;
+  }
+  // Names scoped to the removed sheet go with it (openpyxl keeps them on
+  // the worksheet); those of later sheets follow their sheet's new index.
+  if (pugi::xml_node names = Child(root, "definedNames"); names && removed >= 0) {
+    for (auto n : Children(names, "definedName")) {
+      auto local = Attr(n, "localSheetId");
+      if (!local) continue;
+      long at = local.as_int();
+      if (at == removed) names.remove_child(n);
+      else if (at > removed) local.set_value(at - 1);
+    }
+    if (!names.first_child()) root.remove_child(names);
+  }
+  // A view pointing past the last sheet would make Excel repair the file.
+  std::size_t count = Children(sheets, "sheet").size();
+  for (auto view : Children(Child(root, "bookViews"), "workbookView"))
+    for (const char* a : {"activeTab", "firstSheet"})
+      if (auto attr = Attr(view, a); attr && count > 0 && attr.as_uint() >= count) attr.set_value(count - 1);
   workbook_rels_.Remove(it->rel_id);
   types_.RemoveOverride(it->part);
   package_.Remove(it->part);

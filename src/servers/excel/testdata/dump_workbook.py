@@ -11,6 +11,8 @@ import openpyxl
 
 wb = openpyxl.load_workbook(sys.argv[1])
 out = ["sheets " + repr(wb.sheetnames)]
+for dn in wb.defined_names.definedName:
+    out.append(f"name {dn.name} scope={dn.localSheetId} {dn.attr_text}")
 for ws in wb.worksheets:
     out.append(f"sheet {ws.title!r} max_row={ws.max_row} max_column={ws.max_column} "
                f"min_row={ws.min_row} min_column={ws.min_column}")

@@ -1,9 +1,10 @@
 # Writes a workbook as Excel writes them, not as openpyxl does: shared
 # strings (one rich), a shared formula with cached values, a date and a
 # time with date styles, an empty styled cell, a merged range whose hidden
-# cells hold values, data validations (a literal list, a range list, a
-# whole-number rule), a calculation chain and a custom part openpyxl does
-# not model. Usage: seed_workbook.py OUT.xlsx
+# cells hold values, defined names (one scoped to a sheet), data
+# validations (a literal list, a range list, a whole-number rule), a
+# calculation chain and a custom part openpyxl does not model.
+# Usage: seed_workbook.py OUT.xlsx
 import sys
 import zipfile
 
@@ -33,6 +34,8 @@ parts = {
     'fmtid="{D5CDD505-2E9C-101B-9397-08002B2CF9AE}" pid="2" name="Owner"><vt:lpwstr>finance</vt:lpwstr></property></Properties>',
     "xl/workbook.xml": HEAD + f'<workbook xmlns="{MAIN}" xmlns:r="{REL}"><bookViews><workbookView activeTab="1"/></bookViews>'
     '<sheets><sheet name="Sales" sheetId="1" r:id="rId1"/><sheet name="Lists" sheetId="2" r:id="rId2"/></sheets>'
+    '<definedNames><definedName name="Regions">Sales!$A$2:$A$4</definedName>'
+    '<definedName name="Choices" localSheetId="1">Lists!$A$1</definedName></definedNames>'
     '<calcPr calcId="191029"/></workbook>',
     "xl/_rels/workbook.xml.rels": HEAD + f'<Relationships xmlns="{PKG}">'
     f'<Relationship Id="rId1" Type="{REL}/worksheet" Target="worksheets/sheet1.xml"/>'
