@@ -19,6 +19,8 @@ packages=(
   libicu-dev
   # PDF: text (poppler-cpp) and page surgery (qpdf), in the sandbox-pdf helper
   libpoppler-cpp-dev libqpdf-dev
+  # Python-syntax regular expressions for pdf-tools' search (PCRE2)
+  libpcre2-dev
   # OOXML packages (src/ooxml): zip and XML
   libzip-dev libpugixml-dev
   # tests

@@ -11,10 +11,10 @@
 #include <mutex>
 #include <new>
 #include <optional>
-#include <regex>
 #include <string_view>
 
 #include "pdf/markdown.h"
+#include "pdf/python_regex.h"
 
 namespace sbx::pdf {
 namespace {
@@ -115,45 +115,26 @@ Json Info(const std::string& pdf) {
 
 namespace {
 
-std::wstring Wide(const std::string& utf8) {
-  std::wstring out;
-  for (std::size_t i = 0; i < utf8.size();) {
-    unsigned char c = static_cast<unsigned char>(utf8[i]);
-    int extra = c < 0x80 ? 0 : (c >> 5) == 6 ? 1 : (c >> 4) == 14 ? 2 : (c >> 3) == 30 ? 3 : -1;
-    if (extra < 0 || i + static_cast<std::size_t>(extra) >= utf8.size() + (extra == 0 ? 1 : 0)) {
-      out += L'\uFFFD';
-      ++i;
-      continue;
-    }
-    char32_t cp = extra == 0 ? c : c & (0x3F >> extra);
-    for (int k = 1; k <= extra; ++k) cp = (cp << 6) | (static_cast<unsigned char>(utf8[i + k]) & 0x3F);
-    out += static_cast<wchar_t>(cp);
-    i += static_cast<std::size_t>(extra) + 1;
+// Upstream slices its context in code points (text[start - 100:end + 100]);
+// the text is UTF-8 here, so count lead bytes, not bytes.
+bool IsContinuation(char c) { return (static_cast<unsigned char>(c) & 0xC0) == 0x80; }
+
+std::size_t BackCodePoints(const std::string& text, std::size_t at, std::size_t n) {
+  while (n > 0 && at > 0) {
+    --at;
+    while (at > 0 && IsContinuation(text[at])) --at;
+    --n;
   }
-  return out;
+  return at;
 }
 
-std::string Narrow(std::wstring_view wide) {
-  std::string out;
-  for (wchar_t w : wide) {
-    auto cp = static_cast<char32_t>(w);
-    if (cp < 0x80) {
-      out += static_cast<char>(cp);
-    } else if (cp < 0x800) {
-      out += static_cast<char>(0xC0 | (cp >> 6));
-      out += static_cast<char>(0x80 | (cp & 0x3F));
-    } else if (cp < 0x10000) {
-      out += static_cast<char>(0xE0 | (cp >> 12));
-      out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-      out += static_cast<char>(0x80 | (cp & 0x3F));
-    } else {
-      out += static_cast<char>(0xF0 | (cp >> 18));
-      out += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
-      out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-      out += static_cast<char>(0x80 | (cp & 0x3F));
-    }
+std::size_t ForwardCodePoints(const std::string& text, std::size_t at, std::size_t n) {
+  while (n > 0 && at < text.size()) {
+    ++at;
+    while (at < text.size() && IsContinuation(text[at])) ++at;
+    --n;
   }
-  return out;
+  return at;
 }
 
 }  // namespace
@@ -165,38 +146,34 @@ Json Search(const std::string& pdf, const std::string& pattern, std::size_t cont
   if (!doc) return error;
   const int total = doc->pages();
   Json matches = Json::array();
-  std::optional<std::wregex> re;
-  try {
-    re.emplace(Wide(pattern), std::regex::ECMAScript | std::regex::icase | std::regex::multiline);
-  } catch (const std::regex_error&) {
-    // As upstream: an invalid pattern finds nothing.
-  }
+  auto re = PythonRegex::Compile(pattern);
+  // As upstream: a pattern Python's re refuses finds nothing (it catches
+  // re.error and reports no matches).
+  if (!re) return Json{{"page_count", total}, {"matches", std::move(matches)}};
   std::uint64_t bytes = 0, text_bytes = 0;
-  for (int i = 0; re && i < total; ++i) {
+  for (int i = 0; i < total; ++i) {
     std::unique_ptr<poppler::page> page(doc->create_page(i));
-    const std::string utf8 = PageText(page.get());
-    text_bytes += utf8.size();
+    const std::string text = PageText(page.get());
+    text_bytes += text.size();
     if (text_bytes > bounds.max_output_bytes)
       return ErrorReply("the text of the PDF is larger than " + std::to_string(bounds.max_output_bytes) + " bytes",
                         "too_large");
-    const std::wstring text = Wide(utf8);
-    for (auto it = std::wsregex_iterator(text.begin(), text.end(), *re); it != std::wsregex_iterator(); ++it) {
-      const auto start = static_cast<std::size_t>(it->position(0));
-      const auto end = start + static_cast<std::size_t>(it->length(0));
-      const std::size_t from = start > context ? start - context : 0;
-      const std::size_t to = std::min(text.size(), end + context);
-      const std::wstring_view view(text);
-      Json match = Json::array({i + 1, Narrow(view.substr(start, end - start)), Narrow(view.substr(from, start - from)),
-                                Narrow(view.substr(end, to - end))});
-      bytes += match[1].get_ref<const std::string&>().size() + match[2].get_ref<const std::string&>().size() +
-               match[3].get_ref<const std::string&>().size() + 16;
-      if (matches.size() >= max_matches || bytes > bounds.max_output_bytes)
-        return ErrorReply("the search found more matches than the server keeps (at most " +
-                              std::to_string(max_matches) + " matches or " + std::to_string(bounds.max_output_bytes) +
-                              " bytes of them); narrow the pattern",
-                          "too_large");
+    std::string failure;
+    bool more = re->ForEachMatch(text, [&](std::size_t start, std::size_t end) {
+      const std::size_t from = BackCodePoints(text, start, context);
+      const std::size_t to = ForwardCodePoints(text, end, context);
+      Json match = Json::array({i + 1, text.substr(start, end - start), text.substr(from, start - from),
+                                text.substr(end, to - end)});
+      bytes += (end - start) + (start - from) + (to - end) + 16;
+      if (matches.size() >= max_matches || bytes > bounds.max_output_bytes) {
+        failure = "the search found more matches than the server keeps (at most " + std::to_string(max_matches) +
+                  " matches or " + std::to_string(bounds.max_output_bytes) + " bytes of them); narrow the pattern";
+        return false;
+      }
       matches.push_back(std::move(match));
-    }
+      return true;
+    }, failure);
+    if (!more) return ErrorReply(failure, "too_large");
   }
   return Json{{"page_count", total}, {"matches", std::move(matches)}};
 }

@@ -24,10 +24,9 @@ Json Info(const std::string& pdf);
 // `output` receives the written PDF (empty on error).
 Json Merge(const std::vector<std::string>& pdfs, std::string& output);
 Json Extract(const std::string& pdf, const std::vector<long long>& pages, std::string& output);
-// Every match of `pattern` (ECMAScript syntax over code points, ignoring
-// case, ^ and $ at line ends: the nearest std::regex gets to Python's
-// re.IGNORECASE | re.MULTILINE) on each page, with up to `context` code
-// points either side: {"page_count", "matches": [[page, text, before,
+// Every match of `pattern` (Python's re syntax through PCRE2, ignoring case,
+// ^ and $ at line ends, Unicode classes: re.IGNORECASE | re.MULTILINE, see
+// python_regex.h) on each page, with up to `context` code points either side: {"page_count", "matches": [[page, text, before,
 // after], …]}. An invalid pattern has no matches (upstream catches
 // re.error the same way); more than `max_matches` is a too_large error.
 Json Search(const std::string& pdf, const std::string& pattern, std::size_t context, std::size_t max_matches,
