@@ -14,6 +14,7 @@
 #include <string_view>
 
 #include "pdf/markdown.h"
+#include "core/utf8.h"
 #include "pdf/python_regex.h"
 
 namespace sbx::pdf {
@@ -129,11 +130,7 @@ std::size_t BackCodePoints(const std::string& text, std::size_t at, std::size_t 
 }
 
 std::size_t ForwardCodePoints(const std::string& text, std::size_t at, std::size_t n) {
-  while (n > 0 && at < text.size()) {
-    ++at;
-    while (at < text.size() && IsContinuation(text[at])) ++at;
-    --n;
-  }
+  for (; n > 0 && at < text.size(); --n) at = utf8::NextBoundary(text, at + 1);
   return at;
 }
 

@@ -5,6 +5,8 @@
 
 #include <cstdint>
 
+#include "core/utf8.h"
+
 namespace sbx::pdf {
 
 struct PythonRegex::Code {
@@ -66,8 +68,7 @@ bool PythonRegex::ForEachMatch(const std::string& text, const std::function<bool
       // No non-empty match where an empty one was: step one code point on.
       options = 0;
       if (at >= text.size()) return true;
-      ++at;
-      while (at < text.size() && (static_cast<unsigned char>(text[at]) & 0xC0) == 0x80) ++at;
+      at = utf8::NextBoundary(text, at + 1);
       continue;
     }
     if (rc < 0) {
