@@ -36,25 +36,43 @@ using Dict = std::vector<DictItem>;  // insertion order, as a dict keeps it
 struct Value {
   std::variant<None, bool, Int, double, std::string, List, Tuple, Dict, Date, DateTime> v;
 
-  Value() = default;
-  Value(None) {}
-  Value(bool b) : v(b) {}
-  Value(std::int64_t i) : v(Int{i < 0, i < 0 ? 0 - static_cast<std::uint64_t>(i) : static_cast<std::uint64_t>(i)}) {}
-  Value(int i) : Value(static_cast<std::int64_t>(i)) {}
-  Value(Int i) : v(i) {}
-  Value(double d) : v(d) {}
-  Value(std::string s) : v(std::move(s)) {}
-  Value(const char* s) : v(std::string(s)) {}
-  Value(List l) : v(std::move(l)) {}
-  Value(Tuple t) : v(std::move(t)) {}
-  Value(Dict d) : v(std::move(d)) {}
-  Value(Date d) : v(d) {}
-  Value(DateTime d) : v(d) {}
+  // Defined below DictItem: clang needs Dict's element type complete
+  // wherever a constructor may destroy the variant.
+  Value();
+  Value(None);
+  Value(bool b);
+  Value(std::int64_t i);
+  Value(int i);
+  Value(Int i);
+  Value(double d);
+  Value(std::string s);
+  Value(const char* s);
+  Value(List l);
+  Value(Tuple t);
+  Value(Dict d);
+  Value(Date d);
+  Value(DateTime d);
 };
 
 struct DictItem {
   Value key, value;
 };
+
+inline Value::Value() = default;
+inline Value::Value(None) {}
+inline Value::Value(bool b) : v(b) {}
+inline Value::Value(std::int64_t i)
+    : v(Int{i < 0, i < 0 ? 0 - static_cast<std::uint64_t>(i) : static_cast<std::uint64_t>(i)}) {}
+inline Value::Value(int i) : Value(static_cast<std::int64_t>(i)) {}
+inline Value::Value(Int i) : v(i) {}
+inline Value::Value(double d) : v(d) {}
+inline Value::Value(std::string s) : v(std::move(s)) {}
+inline Value::Value(const char* s) : v(std::string(s)) {}
+inline Value::Value(List l) : v(std::move(l)) {}
+inline Value::Value(Tuple t) : v(std::move(t)) {}
+inline Value::Value(Dict d) : v(std::move(d)) {}
+inline Value::Value(Date d) : v(d) {}
+inline Value::Value(DateTime d) : v(d) {}
 
 // json.loads of the JSON text of `json`: objects become dicts (keys as
 // str), arrays lists, integers int, other numbers float.

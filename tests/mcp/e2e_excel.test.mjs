@@ -187,6 +187,17 @@ describe('excel server through sandboxd (0.1.7)', () => {
     }
   });
 
+  test('invalid arguments: pydantic\'s text as FastMCP 1.10.1 returns it', async (t) => {
+    if (skip(t)) return;
+    // The whole input's repr is 51 characters: pydantic shows 25, ..., 24.
+    const r = await client.callTool({ name: 'insert_rows', arguments: { sheet_name: 'S', start_row: 'one', extra: 1 } });
+    assert.deepEqual(r, { content: [{ type: 'text', text: 'Error executing tool insert_rows: 2 validation errors for insert_rowsArguments\n' +
+      "filepath\n  Field required [type=missing, input_value={'sheet_name': 'S', 'star...row': 'one', 'extra': 1}, input_type=dict]\n" +
+      '    For further information visit https://errors.pydantic.dev/2.11/v/missing\n' +
+      'start_row\n  Input should be a valid integer, unable to parse string as an integer [type=int_parsing, input_value=\'one\', input_type=str]\n' +
+      '    For further information visit https://errors.pydantic.dev/2.11/v/int_parsing' }], isError: true });
+  });
+
   test('LibreOffice converts every workbook the suite wrote', async (t) => {
     if (skip(t)) return;
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sandboxd-mcp-excel-lo-'));

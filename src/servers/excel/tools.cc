@@ -7,14 +7,12 @@
 // atomic, and two calls on one file must not lose each other's changes.
 #include <fcntl.h>
 
-#include <cctype>
-#include <cmath>
 #include <map>
 #include <mutex>
 #include <set>
 
 #include "confine/beneath.h"
-#include "mcp/schema.h"
+#include "python_text/fastmcp_arguments.h"
 #include "servers/excel/excel.h"
 #include "servers/excel/py_error.h"
 #include "servers/excel/tool_schemas.h"
@@ -99,73 +97,6 @@ struct Shared {
   std::mutex mu;
 };
 
-// FastMCP's pre_parse_json: a string given for a parameter that is not a
-// plain str is parsed as JSON when that gives something other than a
-// string or number (models often send lists as JSON text).
-Json PreParse(const Json& schema, Json args) {
-  if (!args.is_object()) return args;
-  const Json& props = schema.at("properties");
-  for (auto& [key, value] : args.items()) {
-    if (!value.is_string() || !props.contains(key)) continue;
-    const Json& p = props.at(key);
-    if (p.value("type", "") == "string") continue;
-    Json parsed = Json::parse(value.get<std::string>(), nullptr, false);
-    if (parsed.is_discarded() || parsed.is_string() || parsed.is_number()) continue;
-    value = std::move(parsed);
-  }
-  return args;
-}
-
-// The JSON type a property's schema names (its anyOf's first branch for
-// Optional[...]).
-std::string TypeOf(const Json& property) {
-  if (auto t = property.find("type"); t != property.end() && t->is_string()) return *t;
-  if (auto any = property.find("anyOf"); any != property.end() && any->is_array() && !any->empty())
-    return (*any)[0].value("type", "");
-  return "";
-}
-
-// Pydantic 2's lax mode, which FastMCP validates arguments with: integers
-// from integral floats, booleans and decimal strings; booleans from 0/1 and
-// the words pydantic knows. Anything else is left for validation to refuse.
-Json LaxCoerce(const Json& schema, Json args) {
-  if (!args.is_object()) return args;
-  const Json& props = schema.at("properties");
-  for (auto& [key, value] : args.items()) {
-    if (!props.contains(key)) continue;
-    std::string type = TypeOf(props.at(key));
-    if (type == "integer") {
-      if (value.is_number_float()) {
-        double d = value.get<double>();
-        if (std::isfinite(d) && d == std::floor(d) && std::fabs(d) < 9.2e18) value = static_cast<std::int64_t>(d);
-      } else if (value.is_boolean()) {
-        value = value.get<bool>() ? 1 : 0;
-      } else if (value.is_string()) {
-        std::string t = value.get<std::string>();
-        std::size_t b = t.find_first_not_of(" \t\n\r"), e = t.find_last_not_of(" \t\n\r");
-        if (b == std::string::npos) continue;
-        t = t.substr(b, e - b + 1);
-        std::size_t i = (t[0] == '-' || t[0] == '+') ? 1 : 0;
-        if (i < t.size() && t.size() - i <= 18 && t.find_first_not_of("0123456789", i) == std::string::npos)
-          value = std::stoll(t);
-      }
-    } else if (type == "boolean") {
-      if (value.is_number()) {
-        double d = value.get<double>();
-        if (d == 0 || d == 1) value = d == 1;
-      } else if (value.is_string()) {
-        std::string t = value.get<std::string>();
-        for (char& c : t) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-        static const std::set<std::string> yes = {"1", "on", "t", "true", "y", "yes"};
-        static const std::set<std::string> no = {"0", "off", "f", "false", "n", "no"};
-        if (yes.count(t)) value = true;
-        else if (no.count(t)) value = false;
-      }
-    }
-  }
-  return args;
-}
-
 }  // namespace
 
 std::shared_ptr<const mcp::ServerDefinition> MakeServer(const Options& options) {
@@ -188,12 +119,15 @@ std::shared_ptr<const mcp::ServerDefinition> MakeServer(const Options& options) 
     tool.input_schema = VariantInputSchema(options.variant, schema.input);
     if (structured) tool.output_schema = schema.output;
     tool.raw_arguments = true;
-    tool.handler = [shared, spec, structured, input = tool.input_schema](const Json& raw, const mcp::ToolContext&) {
+    // pydantic as pinned by the variant's uv.lock: 2.11.7 for 0.1.7, 2.10.6
+    // for 0.1.4 (the version shows in the errors' help address).
+    const char* pydantic = options.variant == kVariant0_1_4 ? "2.10" : "2.11";
+    tool.handler = [shared, spec, structured, pydantic, input = tool.input_schema](const Json& raw,
+                                                                                   const mcp::ToolContext&) {
       const std::string name = spec->name;
-      Json args = LaxCoerce(input, PreParse(input, raw.is_null() ? Json::object() : raw));
-      if (auto issues = mcp::Validate(input, args); !issues.empty())
-        return mcp::ToolResult::Error("Error executing tool " + name + ": " + mcp::FormatIssues(issues));
-      args = mcp::WithDefaults(input, std::move(args));
+      py::FastMcpArguments parsed = py::ValidateFastMcpArguments(name, input, raw, pydantic);
+      if (parsed.error) return mcp::ToolResult::Error(*parsed.error);
+      Json args = std::move(parsed.values);
       std::string text;
       try {
         std::lock_guard lock(shared->mu);

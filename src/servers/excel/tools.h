@@ -51,8 +51,8 @@ void AddTable(Workbook& wb, const std::string& sheet_name, const std::string& da
 // uuid4().hex[:8]'s shape: 8 random lowercase hex digits.
 std::string RandomHex8();
 
-// Argument access: the core has validated types against the schema and
-// filled defaults.
+// Argument access: FastMCP's checks (python_text/fastmcp_arguments.h) have
+// coerced the types the schema names and filled defaults.
 std::string Str(const Json& args, const char* key);
 // An Optional[str]: "" when null or absent (upstream tests them for truth).
 std::string OptStr(const Json& args, const char* key);

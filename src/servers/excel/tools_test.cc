@@ -176,5 +176,41 @@ TEST_F(ExcelToolsTest, ArgumentsAreReadAsFastMcpReadsThem) {
   EXPECT_NE(text.find("'used_ranges': {'Sheet1': 'A1:B3'}"), std::string::npos) << text;
 }
 
+// Arguments pydantic refuses: FastMCP 1.10.1 answers with an error result
+// holding the ValidationError's text (pydantic 2.11.7).
+TEST_F(ExcelToolsTest, InvalidArgumentsGetPydanticsText) {
+  using Answer = std::pair<std::string, bool>;
+  EXPECT_EQ(Run("get_merged_cells", Json{{"sheet_name", "S"}}),
+            (Answer{"Error executing tool get_merged_cells: 1 validation error for get_merged_cellsArguments\n"
+                    "filepath\n  Field required [type=missing, input_value={'sheet_name': 'S'}, input_type=dict]\n"
+                    "    For further information visit https://errors.pydantic.dev/2.11/v/missing",
+                    true}));
+  EXPECT_EQ(Run("get_merged_cells", Json{{"filepath", "$W/l.xlsx"}, {"sheet_name", 5}}),
+            (Answer{"Error executing tool get_merged_cells: 1 validation error for get_merged_cellsArguments\n"
+                    "sheet_name\n  Input should be a valid string [type=string_type, input_value=5, input_type=int]\n"
+                    "    For further information visit https://errors.pydantic.dev/2.11/v/string_type",
+                    true}));
+  EXPECT_EQ(Run("write_data_to_excel",
+                Json{{"filepath", "$W/l.xlsx"}, {"sheet_name", "S"}, {"data", Json::parse(R"([[1], "x", 3])")}}),
+            (Answer{"Error executing tool write_data_to_excel: 2 validation errors for write_data_to_excelArguments\n"
+                    "data.1\n  Input should be a valid list [type=list_type, input_value='x', input_type=str]\n"
+                    "    For further information visit https://errors.pydantic.dev/2.11/v/list_type\n"
+                    "data.2\n  Input should be a valid list [type=list_type, input_value=3, input_type=int]\n"
+                    "    For further information visit https://errors.pydantic.dev/2.11/v/list_type",
+                    true}));
+  EXPECT_EQ(Run("insert_rows", Json{{"filepath", "$W/l.xlsx"}, {"sheet_name", "S"}, {"start_row", 1.5}}),
+            (Answer{"Error executing tool insert_rows: 1 validation error for insert_rowsArguments\n"
+                    "start_row\n  Input should be a valid integer, got a number with a fractional part "
+                    "[type=int_from_float, input_value=1.5, input_type=float]\n"
+                    "    For further information visit https://errors.pydantic.dev/2.11/v/int_from_float",
+                    true}));
+  EXPECT_EQ(Run("insert_rows", Json{{"filepath", "$W/l.xlsx"}, {"sheet_name", "S"}, {"start_row", "one"}}),
+            (Answer{"Error executing tool insert_rows: 1 validation error for insert_rowsArguments\n"
+                    "start_row\n  Input should be a valid integer, unable to parse string as an integer "
+                    "[type=int_parsing, input_value='one', input_type=str]\n"
+                    "    For further information visit https://errors.pydantic.dev/2.11/v/int_parsing",
+                    true}));
+}
+
 }  // namespace
 }  // namespace sbx::servers::excel

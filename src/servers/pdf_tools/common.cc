@@ -1,5 +1,6 @@
 #include <cerrno>
 
+#include "python_text/fastmcp_arguments.h"
 #include "python_text/repr.h"
 #include "servers/pdf_tools/schemas.h"
 #include "servers/pdf_tools/tools_internal.h"
@@ -75,8 +76,9 @@ mcp::Tool FastMcpTool(const std::string& name, const std::string& description, s
   t.input_schema = FastMcpInput(name, fields);
   t.output_schema = FastMcpOutput(name);
   t.raw_arguments = true;
-  t.handler = [name, fields, body](const Json& args, const mcp::ToolContext& ctx) {
-    Parsed parsed = ParseArguments(name, fields, args);
+  // pdf-tools-mcp pins pydantic 2.11.7 (uv.lock).
+  t.handler = [name, schema = t.input_schema, body](const Json& args, const mcp::ToolContext& ctx) {
+    py::FastMcpArguments parsed = py::ValidateFastMcpArguments(name, schema, args, "2.11");
     if (parsed.error) return mcp::ToolResult::Error(*parsed.error);
     return TextResult(body(parsed.values, ctx));
   };

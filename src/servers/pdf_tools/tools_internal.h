@@ -9,9 +9,9 @@
 
 #include "mcp/tool.h"
 #include "pdf/client.h"
-#include "servers/pdf_tools/arguments.h"
 #include "servers/pdf_tools/files.h"
 #include "servers/pdf_tools/pdf_tools.h"
+#include "servers/pdf_tools/schemas.h"
 #include "servers/pdf_tools/sessions.h"
 
 namespace sbx::servers::pdf_tools {
@@ -51,7 +51,8 @@ std::string OpenErrorText(const State& state, int error, const std::string& file
 mcp::ToolResult TextResult(std::string text);
 
 // A FastMCP tool of pdf-tools-mcp: its schemas from `fields`, arguments
-// checked as pydantic does (arguments.h), the text `body` returns as the
+// checked against the input schema as FastMCP does
+// (python_text/fastmcp_arguments.h), the text `body` returns as the
 // result.
 mcp::Tool FastMcpTool(const std::string& name, const std::string& description, std::vector<Field> fields,
                       std::function<std::string(const Json& values, const mcp::ToolContext&)> body);
