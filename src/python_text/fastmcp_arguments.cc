@@ -318,4 +318,19 @@ FastMcpArguments ValidateFastMcpArguments(const std::string& tool, const Json& i
   return out;
 }
 
+std::string FieldTitle(std::string_view name) {
+  std::string out;
+  bool start = true;
+  for (char c : name) {
+    if (c == '_') {
+      out += ' ';
+      start = true;
+    } else {
+      out += start ? static_cast<char>(std::toupper(static_cast<unsigned char>(c))) : c;
+      start = false;
+    }
+  }
+  return out;
+}
+
 }  // namespace sbx::py

@@ -31,6 +31,10 @@ struct FastMcpArguments {
 
 // `pydantic_version` is the major.minor in the errors' help address
 // ("2.11"), since upstreams pin different pydantic releases.
+// pydantic's title of a field as FastMCP's schemas carry it:
+// "pdf_file_path" -> "Pdf File Path" (words split at '_', first letters up).
+std::string FieldTitle(std::string_view name);
+
 FastMcpArguments ValidateFastMcpArguments(const std::string& tool, const Json& input_schema, const Json& arguments,
                                           std::string_view pydantic_version);
 

@@ -4,10 +4,11 @@
 // shapes are built as sorted maps.
 #include "servers/excel/tool_schemas.h"
 
-#include <cctype>
 #include <initializer_list>
 #include <map>
 #include <optional>
+
+#include "python_text/fastmcp_arguments.h"
 
 namespace sbx::servers::excel {
 namespace {
@@ -20,22 +21,6 @@ struct Param {
   // Absent: required. A JSON null: `Optional[...] = None`.
   std::optional<Json> default_value = std::nullopt;
 };
-
-// "sheet_name" -> "Sheet Name": pydantic's title for a field.
-std::string Title(const std::string& name) {
-  std::string out;
-  bool start = true;
-  for (char c : name) {
-    if (c == '_') {
-      out += ' ';
-      start = true;
-    } else {
-      out += start ? static_cast<char>(std::toupper(static_cast<unsigned char>(c))) : c;
-      start = false;
-    }
-  }
-  return out;
-}
 
 // The type keys of one kind, without title or default.
 std::map<std::string, Json> TypeKeys(Kind kind) {
@@ -66,7 +51,7 @@ Json Property(const Param& p) {
     keys = TypeKeys(p.kind);
   }
   if (p.default_value) keys["default"] = *p.default_value;
-  keys["title"] = Title(p.name);
+  keys["title"] = py::FieldTitle(p.name);
   return Sorted(keys);
 }
 

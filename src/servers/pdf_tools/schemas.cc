@@ -1,25 +1,9 @@
 #include "servers/pdf_tools/schemas.h"
 
-#include <cctype>
+#include "python_text/fastmcp_arguments.h"
 
 namespace sbx::servers::pdf_tools {
 namespace {
-
-// pydantic's field title: "pdf_file_path" -> "Pdf File Path".
-std::string Title(const std::string& name) {
-  std::string out;
-  bool start = true;
-  for (char c : name) {
-    if (c == '_') {
-      out += ' ';
-      start = true;
-    } else {
-      out += start ? static_cast<char>(std::toupper(static_cast<unsigned char>(c))) : c;
-      start = false;
-    }
-  }
-  return out;
-}
 
 Json TypeOf(Kind kind) {
   switch (kind) {
@@ -38,7 +22,7 @@ Json FastMcpInput(const std::string& tool, const std::vector<Field>& fields) {
     if (f.fallback) p["default"] = *f.fallback;
     if (f.kind == Kind::kStringList) p["items"] = Json{{"type", "string"}};
     if (f.kind == Kind::kIntList) p["items"] = Json{{"type", "integer"}};
-    p["title"] = Title(f.name);
+    p["title"] = py::FieldTitle(f.name);
     p["type"] = TypeOf(f.kind);
     properties[f.name] = std::move(p);
     if (!f.fallback) required.push_back(f.name);
