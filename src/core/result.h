@@ -30,11 +30,14 @@ struct Error {
 
 inline Error MakeError(ErrorCode code, std::string message) { return Error{code, std::move(message)}; }
 
-template <class T>
+// `E` is Error or a type derived from it that carries more (ooxml::Error's
+// fault kind and part name); one template, so every layer's results behave
+// alike.
+template <class T, class E = Error>
 class [[nodiscard]] Result {
  public:
   Result(T value) : v_(std::move(value)) {}            // NOLINT: implicit by design
-  Result(Error error) : v_(std::move(error)) {}        // NOLINT
+  Result(E error) : v_(std::move(error)) {}            // NOLINT
   bool ok() const { return v_.index() == 0; }
   explicit operator bool() const { return ok(); }
   T& value() & { assert(ok()); return std::get<0>(v_); }
@@ -45,23 +48,23 @@ class [[nodiscard]] Result {
   T& operator*() & { return value(); }
   const T& operator*() const& { return value(); }
   T&& operator*() && { return std::move(*this).value(); }
-  const Error& error() const { assert(!ok()); return std::get<1>(v_); }
+  const E& error() const { assert(!ok()); return std::get<1>(v_); }
 
  private:
-  std::variant<T, Error> v_;
+  std::variant<T, E> v_;
 };
 
-template <>
-class [[nodiscard]] Result<void> {
+template <class E>
+class [[nodiscard]] Result<void, E> {
  public:
   Result() = default;
-  Result(Error error) : error_(std::move(error)), ok_(false) {}  // NOLINT
+  Result(E error) : error_(std::move(error)), ok_(false) {}  // NOLINT
   bool ok() const { return ok_; }
   explicit operator bool() const { return ok_; }
-  const Error& error() const { assert(!ok_); return error_; }
+  const E& error() const { assert(!ok_); return error_; }
 
  private:
-  Error error_;
+  E error_;
   bool ok_ = true;
 };
 

@@ -2,16 +2,13 @@
 // pass it on as is) with the kind of fault and the part it concerns beside
 // it, so a server can map a fault to its upstream's wording.
 //
-// ooxml::Result<T> mirrors sbx::Result<T>; its Error converts to sbx::Error
+// ooxml::Result<T> is sbx::Result<T, ooxml::Error>; its Error converts to sbx::Error
 // implicitly (slicing off fault and part), so `return r.error();` works in a
 // function returning sbx::Result.
 #pragma once
 
-#include <cassert>
 #include <string>
 #include <string_view>
-#include <utility>
-#include <variant>
 
 #include "core/result.h"
 
@@ -47,40 +44,7 @@ struct Error : sbx::Error {
 Error MakeFault(Fault fault, std::string_view part, std::string_view what);
 
 template <class T>
-class [[nodiscard]] Result {
- public:
-  Result(T value) : v_(std::move(value)) {}   // NOLINT: implicit by design
-  Result(Error error) : v_(std::move(error)) {}  // NOLINT
-  bool ok() const { return v_.index() == 0; }
-  explicit operator bool() const { return ok(); }
-  T& value() & { assert(ok()); return std::get<0>(v_); }
-  const T& value() const& { assert(ok()); return std::get<0>(v_); }
-  T&& value() && { assert(ok()); return std::get<0>(std::move(v_)); }
-  T* operator->() { return &value(); }
-  const T* operator->() const { return &value(); }
-  T& operator*() & { return value(); }
-  const T& operator*() const& { return value(); }
-  T&& operator*() && { return std::move(*this).value(); }
-  const Error& error() const { assert(!ok()); return std::get<1>(v_); }
-
- private:
-  std::variant<T, Error> v_;
-};
-
-template <>
-class [[nodiscard]] Result<void> {
- public:
-  Result() = default;
-  Result(Error error) : error_(std::move(error)), ok_(false) {}  // NOLINT
-  bool ok() const { return ok_; }
-  explicit operator bool() const { return ok_; }
-  const Error& error() const { assert(!ok_); return error_; }
-
- private:
-  Error error_;
-  bool ok_ = true;
-};
-
-using Status = Result<void>;
+using Result = sbx::Result<T, Error>;
+using Status = sbx::Result<void, Error>;
 
 }  // namespace sbx::ooxml
