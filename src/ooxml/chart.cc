@@ -1,5 +1,7 @@
 #include "ooxml/chart.h"
 
+#include "ooxml/xml.h"
+
 namespace sbx::ooxml {
 namespace {
 
@@ -13,29 +15,15 @@ constexpr int kXAxisId = 10;
 constexpr int kYAxisId = 100;
 constexpr int kScatterYAxisId = 20;
 
-std::string Escape(std::string_view s) {
-  std::string out;
-  for (char c : s) {
-    switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      default: out += c;
-    }
-  }
-  return out;
-}
-
 std::string Val(std::string_view tag, std::string_view v) {
-  return "<c:" + std::string(tag) + " val=\"" + Escape(v) + "\"/>";
+  return "<c:" + std::string(tag) + " val=\"" + EscapeXml(v) + "\"/>";
 }
 
 std::string Bool(bool b) { return b ? "1" : "0"; }
 
 // A title of rich text: one paragraph, one run (what openpyxl's title_maker writes).
 std::string TitleXml(std::string_view text) {
-  return "<c:title><c:tx><c:rich><a:bodyPr/><a:p><a:pPr><a:defRPr/></a:pPr><a:r><a:t>" + Escape(text) +
+  return "<c:title><c:tx><c:rich><a:bodyPr/><a:p><a:pPr><a:defRPr/></a:pPr><a:r><a:t>" + EscapeXml(text) +
          "</a:t></a:r></a:p></c:rich></c:tx></c:title>";
 }
 
@@ -43,15 +31,15 @@ std::string SolidLine() { return "<c:spPr><a:ln><a:prstDash val=\"solid\"/></a:l
 
 std::string SeriesXml(const ChartSpec& spec, const ChartSeries& s, std::size_t i) {
   std::string x = "<c:ser>" + Val("idx", std::to_string(i)) + Val("order", std::to_string(i));
-  if (!s.title_ref.empty()) x += "<c:tx><c:strRef><c:f>" + Escape(s.title_ref) + "</c:f></c:strRef></c:tx>";
+  if (!s.title_ref.empty()) x += "<c:tx><c:strRef><c:f>" + EscapeXml(s.title_ref) + "</c:f></c:strRef></c:tx>";
   x += SolidLine();
   if (spec.kind == ChartKind::kLine || spec.kind == ChartKind::kScatter)
     x += "<c:marker>" + Val("symbol", "none") + SolidLine() + "</c:marker>";
   bool scatter = spec.kind == ChartKind::kScatter;
   if (!s.categories_ref.empty())
-    x += std::string(scatter ? "<c:xVal>" : "<c:cat>") + "<c:numRef><c:f>" + Escape(s.categories_ref) +
+    x += std::string(scatter ? "<c:xVal>" : "<c:cat>") + "<c:numRef><c:f>" + EscapeXml(s.categories_ref) +
          "</c:f></c:numRef>" + (scatter ? "</c:xVal>" : "</c:cat>");
-  x += std::string(scatter ? "<c:yVal>" : "<c:val>") + "<c:numRef><c:f>" + Escape(s.values_ref) + "</c:f></c:numRef>" +
+  x += std::string(scatter ? "<c:yVal>" : "<c:val>") + "<c:numRef><c:f>" + EscapeXml(s.values_ref) + "</c:f></c:numRef>" +
        (scatter ? "</c:yVal>" : "</c:val>");
   if (scatter) x += Val("smooth", "0");
   return x + "</c:ser>";
@@ -163,9 +151,9 @@ std::string DrawingXml(const std::vector<DrawingChart>& charts) {
          std::to_string(c.anchor.row) + "</xdr:row><xdr:rowOff>0</xdr:rowOff></xdr:from><xdr:ext cx=\"" +
          std::to_string(c.anchor.width_emu) + "\" cy=\"" + std::to_string(c.anchor.height_emu) +
          "\"/><xdr:graphicFrame macro=\"\"><xdr:nvGraphicFramePr><xdr:cNvPr id=\"" + std::to_string(c.shape_id) +
-         "\" name=\"" + Escape(c.name) + "\"/><xdr:cNvGraphicFramePr/></xdr:nvGraphicFramePr>"
+         "\" name=\"" + EscapeXml(c.name) + "\"/><xdr:cNvGraphicFramePr/></xdr:nvGraphicFramePr>"
          "<xdr:xfrm><a:off x=\"0\" y=\"0\"/><a:ext cx=\"0\" cy=\"0\"/></xdr:xfrm><a:graphic><a:graphicData uri=\"" +
-         kChartNs + "\"><c:chart xmlns:c=\"" + kChartNs + "\" xmlns:r=\"" + kRelNs + "\" r:id=\"" + Escape(c.rel_id) +
+         kChartNs + "\"><c:chart xmlns:c=\"" + kChartNs + "\" xmlns:r=\"" + kRelNs + "\" r:id=\"" + EscapeXml(c.rel_id) +
          "\"/></a:graphicData></a:graphic></xdr:graphicFrame><xdr:clientData/></xdr:oneCellAnchor>";
   }
   return x + "</xdr:wsDr>";

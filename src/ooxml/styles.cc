@@ -15,20 +15,6 @@ struct StringWriter : pugi::xml_writer {
   void write(const void* data, size_t size) override { out.append(static_cast<const char*>(data), size); }
 };
 
-std::string Escape(std::string_view s) {
-  std::string out;
-  for (char c : s) {
-    switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      default: out += c;
-    }
-  }
-  return out;
-}
-
 // Drops whitespace-only text and namespace declarations below `node`, then
 // prints it raw: the canonical form that Intern* compares.
 std::string Canonical(pugi::xml_node node) {
@@ -100,7 +86,7 @@ Result<Xf> ParseXf(pugi::xml_node n, std::string_view part) {
 std::string XfXml(const Xf& xf) {
   std::string s = "<xf numFmtId=\"" + std::to_string(xf.num_fmt_id) + "\" fontId=\"" + std::to_string(xf.font_id) +
                   "\" fillId=\"" + std::to_string(xf.fill_id) + "\" borderId=\"" + std::to_string(xf.border_id) + "\"";
-  for (const auto& [k, v] : xf.attributes) s += " " + k + "=\"" + Escape(v) + "\"";
+  for (const auto& [k, v] : xf.attributes) s += " " + k + "=\"" + EscapeXml(v) + "\"";
   if (xf.xf_id) s += " xfId=\"" + std::to_string(*xf.xf_id) + "\"";
   if (xf.alignment.empty() && xf.protection.empty()) return s + "/>";
   return s + ">" + xf.alignment + xf.protection + "</xf>";
@@ -121,11 +107,11 @@ std::string Number(double v) {
 }
 
 std::string ColorXml(std::string_view tag, std::string_view argb) {
-  return "<" + std::string(tag) + " rgb=\"" + Escape(argb) + "\"/>";
+  return "<" + std::string(tag) + " rgb=\"" + EscapeXml(argb) + "\"/>";
 }
 
 std::string Val(std::string_view tag, std::string_view v) {
-  return "<" + std::string(tag) + " val=\"" + Escape(v) + "\"/>";
+  return "<" + std::string(tag) + " val=\"" + EscapeXml(v) + "\"/>";
 }
 
 std::uint32_t InternIn(std::vector<std::string>& list, std::string item) {
@@ -184,7 +170,7 @@ std::string FontSpec::ToXml() const {
 
 std::string FillSpec::ToXml() const {
   std::string s = "<fill><patternFill";
-  if (!pattern.empty()) s += " patternType=\"" + Escape(pattern) + "\"";
+  if (!pattern.empty()) s += " patternType=\"" + EscapeXml(pattern) + "\"";
   if (fg_color.empty() && bg_color.empty()) return s + "/></fill>";
   s += ">";
   if (!fg_color.empty()) s += ColorXml("fgColor", fg_color);
@@ -196,7 +182,7 @@ std::string BorderSpec::ToXml() const {
   auto side = [](std::string_view tag, const BorderSide& b) {
     std::string s = "<" + std::string(tag);
     if (b.style.empty()) return s + "/>";
-    s += " style=\"" + Escape(b.style) + "\"";
+    s += " style=\"" + EscapeXml(b.style) + "\"";
     if (b.color.empty()) return s + "/>";
     return s + ">" + ColorXml("color", b.color) + "</" + std::string(tag) + ">";
   };
@@ -206,8 +192,8 @@ std::string BorderSpec::ToXml() const {
 
 std::string AlignmentSpec::ToXml() const {
   std::string s;
-  if (!horizontal.empty()) s += " horizontal=\"" + Escape(horizontal) + "\"";
-  if (!vertical.empty()) s += " vertical=\"" + Escape(vertical) + "\"";
+  if (!horizontal.empty()) s += " horizontal=\"" + EscapeXml(horizontal) + "\"";
+  if (!vertical.empty()) s += " vertical=\"" + EscapeXml(vertical) + "\"";
   if (text_rotation) s += " textRotation=\"" + std::to_string(*text_rotation) + "\"";
   if (wrap_text) s += " wrapText=\"1\"";
   if (shrink_to_fit) s += " shrinkToFit=\"1\"";
@@ -305,14 +291,14 @@ std::string Styles::Serialize() const {
   std::string s = "<?xml version=\"1.0\" encoding=\"UTF-8\" standalone=\"yes\"?><styleSheet";
   bool has_ns = false;
   for (const auto& [k, v] : root_attributes_) {
-    s += " " + k + "=\"" + Escape(v) + "\"";
+    s += " " + k + "=\"" + EscapeXml(v) + "\"";
     if (k == "xmlns") has_ns = true;
   }
   if (!has_ns) s += std::string(" xmlns=\"") + kMainNs + "\"";
   s += ">";
   std::vector<std::string> fmts;
   for (const auto& f : num_fmts_)
-    fmts.push_back("<numFmt numFmtId=\"" + std::to_string(f.id) + "\" formatCode=\"" + Escape(f.code) + "\"/>");
+    fmts.push_back("<numFmt numFmtId=\"" + std::to_string(f.id) + "\" formatCode=\"" + EscapeXml(f.code) + "\"/>");
   s += List("numFmts", fmts);
   s += List("fonts", fonts_);
   s += List("fills", fills_);

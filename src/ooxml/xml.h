@@ -23,6 +23,10 @@ Result<pugi::xml_document> ParseXml(std::string_view bytes, std::string_view par
 // document without indentation or line breaks.
 std::string WriteXml(const pugi::xml_document& doc);
 
+// Text escaped for an XML attribute value or element content written by
+// hand (the chart and styles writers build their XML as text): & < > ".
+std::string EscapeXml(std::string_view text);
+
 // Namespace helpers. OOXML writers differ in prefixes ("x:sst" vs "sst"),
 // so lookups go by local name; the element's own namespace is what pugixml
 // reports for its prefix.
