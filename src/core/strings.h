@@ -7,6 +7,16 @@
 
 namespace sbx::strings {
 
+// `s` with A-Z lowered and every other byte as is: case-insensitive names
+// in file formats (OPC part names, extensions) and Python's str.lower() on
+// ASCII text.
+inline std::string AsciiLower(std::string_view s) {
+  std::string out(s);
+  for (char& c : out)
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+  return out;
+}
+
 // `parts` with `separator` between each two (Python's str.join, JavaScript's
 // Array#join): empty parts keep their separators.
 inline std::string Join(const std::vector<std::string>& parts, std::string_view separator) {

@@ -1,5 +1,6 @@
 #include "ooxml/content_types.h"
 
+#include "core/strings.h"
 #include "ooxml/package.h"
 #include "ooxml/xml.h"
 
@@ -7,13 +8,6 @@ namespace sbx::ooxml {
 namespace {
 
 constexpr const char* kTypesNs = "http://schemas.openxmlformats.org/package/2006/content-types";
-
-std::string Fold(std::string_view s) {
-  std::string out(s);
-  for (char& c : out)
-    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-  return out;
-}
 
 }  // namespace
 
@@ -69,15 +63,15 @@ std::optional<std::string> ContentTypes::TypeOf(std::string_view part) const {
   auto slash = part.rfind('/');
   auto dot = part.rfind('.');
   if (dot == std::string_view::npos || (slash != std::string_view::npos && dot < slash)) return std::nullopt;
-  std::string ext = Fold(part.substr(dot + 1));
+  std::string ext = strings::AsciiLower(part.substr(dot + 1));
   for (const auto& d : defaults_)
-    if (Fold(d.extension) == ext) return d.content_type;
+    if (strings::AsciiLower(d.extension) == ext) return d.content_type;
   return std::nullopt;
 }
 
 void ContentTypes::SetDefault(std::string_view extension, std::string_view content_type) {
   for (auto& d : defaults_)
-    if (Fold(d.extension) == Fold(extension)) {
+    if (strings::AsciiLower(d.extension) == strings::AsciiLower(extension)) {
       d.content_type = std::string(content_type);
       return;
     }

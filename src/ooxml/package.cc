@@ -6,18 +6,12 @@
 #include <unordered_set>
 #include <memory>
 
+#include "core/strings.h"
 #include "core/utf8.h"
 #include "ooxml/zip_names.h"
 
 namespace sbx::ooxml {
 namespace {
-
-std::string Fold(std::string_view s) {
-  std::string out(s);
-  for (char& c : out)
-    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-  return out;
-}
 
 // Names in messages: control bytes shown as \xHH so a hostile name cannot
 // forge lines in a log or a tool result.
@@ -88,13 +82,13 @@ Status CheckPartName(std::string_view name) {
 }
 
 bool SamePartName(std::string_view a, std::string_view b) {
-  return a.size() == b.size() && Fold(a) == Fold(b);
+  return a.size() == b.size() && strings::AsciiLower(a) == strings::AsciiLower(b);
 }
 
 Package Package::Empty() { return Package(); }
 
 std::ptrdiff_t Package::IndexOf(std::string_view name) const {
-  auto it = index_.find(Fold(name));
+  auto it = index_.find(strings::AsciiLower(name));
   return it == index_.end() ? -1 : static_cast<std::ptrdiff_t>(it->second);
 }
 
@@ -117,7 +111,7 @@ Status Package::Set(std::string_view name, std::string bytes) {
   if (i >= 0) {
     parts_[static_cast<std::size_t>(i)].bytes = std::move(bytes);
   } else {
-    Append(std::string(name), Fold(name), std::move(bytes));
+    Append(std::string(name), strings::AsciiLower(name), std::move(bytes));
   }
   return {};
 }
@@ -154,7 +148,7 @@ Result<Package> Package::Read(std::string_view zip_bytes, const Limits& limits) 
       if (n.find('\0') != std::string::npos)
         return MakeFault(Fault::kBadEntryName, Printable(n), "invalid part name: it contains a NUL byte");
       if (!n.empty() && n.back() == '/') continue;
-      std::string key = Fold(n);
+      std::string key = strings::AsciiLower(n);
       if (!seen.insert(std::move(key)).second)
         return MakeFault(Fault::kDuplicatePart, Printable("/" + n), "the part occurs twice (names compare ignoring case)");
     }
@@ -243,7 +237,7 @@ Result<Package> Package::Read(std::string_view zip_bytes, const Limits& limits) 
       total += got;
       data.append(buf.data(), static_cast<std::size_t>(n));
     }
-    pkg.Append(part, Fold(part), std::move(data));
+    pkg.Append(part, strings::AsciiLower(part), std::move(data));
   }
   if (!pkg.Has(kContentTypesPart))
     return MakeFault(Fault::kMissingPart, kContentTypesPart, "the package has no [Content_Types].xml: not an OOXML file");

@@ -4,19 +4,13 @@
 #include <unordered_set>
 #include <vector>
 
+#include "core/strings.h"
 #include "ooxml/xml.h"
 
 namespace sbx::ooxml {
 namespace {
 
 constexpr const char* kRelsNs = "http://schemas.openxmlformats.org/package/2006/relationships";
-
-std::string Fold(std::string_view s) {
-  std::string out(s);
-  for (char& c : out)
-    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-  return out;
-}
 
 std::vector<std::string_view> Segments(std::string_view path) {
   std::vector<std::string_view> out;
@@ -193,7 +187,7 @@ Status CheckRelationships(const Package& package, const Limits& limits) {
       if (!package.Has(*target))
         return MakeFault(Fault::kMissingPart, *target,
                          "the part is missing; relationship " + r.id + " of " + rels_name + " points at it");
-      if (visited.insert(Fold(*target)).second) queue.push_back(*target);
+      if (visited.insert(strings::AsciiLower(*target)).second) queue.push_back(*target);
     }
   }
   return {};

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <array>
 
+#include "core/strings.h"
 #include "python_text/repr.h"
 
 namespace sbx::servers::arxiv {
@@ -98,20 +99,13 @@ std::string_view TrimAscii(std::string_view s) {
   return s;
 }
 
-std::string LowerAscii(std::string_view s) {
-  std::string out(s);
-  for (char& c : out)
-    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-  return out;
-}
-
 }  // namespace
 
 std::vector<std::string> AnalyzeField(std::string_view text, Analyzer analyzer) {
   if (analyzer == Analyzer::kExact) {
     std::string_view t = TrimAscii(text);
     if (t.empty()) return {};
-    return {LowerAscii(t)};
+    return {strings::AsciiLower(t)};
   }
   std::vector<std::string> words = FoldedWords(text);
   if (analyzer == Analyzer::kText)

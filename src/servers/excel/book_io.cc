@@ -12,6 +12,7 @@
 
 #include "confine/beneath.h"
 #include "confine/create.h"
+#include "core/strings.h"
 #include "python_text/repr.h"
 #include "servers/excel/py_error.h"
 
@@ -67,8 +68,7 @@ bool SupportedExtension(const std::string& path, std::string& ext) {
   std::size_t lead = base.find_first_not_of('.');
   std::size_t dot = base.rfind('.');
   ext = (lead != std::string::npos && dot != std::string::npos && dot > lead) ? base.substr(dot) : "";
-  for (char& c : ext)
-    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+  ext = strings::AsciiLower(ext);
   return ext == ".xlsx" || ext == ".xlsm" || ext == ".xltx" || ext == ".xltm";
 }
 

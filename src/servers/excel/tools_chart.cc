@@ -4,6 +4,7 @@
 #include <map>
 #include <set>
 
+#include "core/strings.h"
 #include "ooxml/chart.h"
 #include "python_text/repr.h"
 #include "servers/excel/cell_python.h"
@@ -21,12 +22,6 @@ std::string Capitalize(std::string s) {
     if (i == 0 && c >= 'a' && c <= 'z') c = static_cast<char>(c - 'a' + 'A');
     else if (i > 0 && c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
   }
-  return s;
-}
-
-std::string Lower(std::string s) {
-  for (char& c : s)
-    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
   return s;
 }
 
@@ -102,7 +97,7 @@ std::string CreateChart(const Context& ctx, const Json& args) {
       if (e.cls() != "ValueError") throw;
       throw PyError("ValidationError", "Invalid data range format: " + e.text());
     }
-    std::string kind_text = Lower(chart_type);
+    std::string kind_text = strings::AsciiLower(chart_type);
     static const std::map<std::string, ooxml::ChartKind> kinds = {{"line", ooxml::ChartKind::kLine},
                                                                   {"bar", ooxml::ChartKind::kBar},
                                                                   {"pie", ooxml::ChartKind::kPie},
@@ -184,7 +179,7 @@ std::string CleanField(const std::string& field) {
   const char* ws = " \t\n\r\x0b\x0c";
   std::size_t b = field.find_first_not_of(ws);
   std::string f = b == std::string::npos ? "" : field.substr(b, field.find_last_not_of(ws) - b + 1);
-  std::string lower = Lower(f);
+  std::string lower = strings::AsciiLower(f);
   for (const char* suffix : {" (sum)", " (average)", " (count)", " (min)", " (max)"}) {
     std::string sx = suffix;
     if (lower.size() >= sx.size() && lower.compare(lower.size() - sx.size(), sx.size(), sx) == 0)
@@ -274,17 +269,17 @@ std::string CreatePivotTable(const Context& ctx, const Json& args) {
       column_of[h] = i;
     }
     static const std::vector<std::string> valid = {"sum", "average", "count", "min", "max"};
-    if (std::find(valid.begin(), valid.end(), Lower(agg)) == valid.end())
+    if (std::find(valid.begin(), valid.end(), strings::AsciiLower(agg)) == valid.end())
       throw PyError("ValidationError", "Invalid aggregation function. Must be one of: sum, average, count, min, max");
     std::set<std::string> available;
-    for (const auto& h : headers) available.insert(Lower(CleanField(h)));
+    for (const auto& h : headers) available.insert(strings::AsciiLower(CleanField(h)));
     std::vector<std::string> sorted_raw = headers;
     std::sort(sorted_raw.begin(), sorted_raw.end());
     std::string joined;
     for (const auto& h : sorted_raw) joined += (joined.empty() ? "" : ", ") + h;
     auto check = [&](const std::vector<std::string>& fields, const char* kind) {
       for (const auto& f : fields)
-        if (!available.count(Lower(CleanField(f))))
+        if (!available.count(strings::AsciiLower(CleanField(f))))
           throw PyError("ValidationError", std::string("Invalid ") + kind + " field '" + f + "'. Available fields: " + joined);
     };
     check(rows, "row");

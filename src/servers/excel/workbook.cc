@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "core/strings.h"
 #include "ooxml/shared_strings.h"
 #include "ooxml/xml.h"
 
@@ -90,25 +91,18 @@ ooxml::Package NewPackage() {
   return p;
 }
 
-std::string Lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out)
-    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-  return out;
-}
-
 }  // namespace
 
 // openpyxl's avoid_duplicate_name: a name equal to another ignoring case
 // gets one more than the highest number that follows any occurrence of it
 // in the comma-joined names.
 std::string AvoidDuplicateName(const std::vector<std::string>& names, const std::string& value) {
-  std::string lv = Lower(value);
-  bool match = std::any_of(names.begin(), names.end(), [&](const std::string& n) { return Lower(n) == lv; });
+  std::string lv = strings::AsciiLower(value);
+  bool match = std::any_of(names.begin(), names.end(), [&](const std::string& n) { return strings::AsciiLower(n) == lv; });
   if (!match || value.empty()) return value;
   std::string joined;
   for (std::size_t i = 0; i < names.size(); ++i) joined += (i ? "," : "") + names[i];
-  std::string lj = Lower(joined);
+  std::string lj = strings::AsciiLower(joined);
   long long highest = 0;
   std::size_t pos = 0;
   while ((pos = lj.find(lv, pos)) != std::string::npos) {
