@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <vector>
 
+#include "core/utf8.h"
 #include "python_text/value.h"
 
 namespace sbx::py {
@@ -28,14 +29,14 @@ void Add(Problems& problems, const std::string& location, const char* type, cons
 // 25, "...", the last 24 (counted in code points).
 std::string InputRepr(const Json& value) {
   std::string repr = Repr(FromJson(value));
-  std::vector<std::size_t> starts;
-  for (std::size_t i = 0; i < repr.size();) {
-    unsigned char c = static_cast<unsigned char>(repr[i]);
-    starts.push_back(i);
-    i += c < 0x80 ? 1 : c < 0xE0 ? 2 : c < 0xF0 ? 3 : 4;
-  }
-  if (starts.size() <= 50) return repr;
-  return repr.substr(0, starts[25]) + "..." + repr.substr(starts[starts.size() - 24]);
+  const std::size_t count = utf8::CountCodePoints(repr);
+  if (count <= 50) return repr;
+  auto offset_of = [&](std::size_t code_points) {
+    std::size_t i = 0;
+    for (; code_points > 0; --code_points) i = utf8::NextBoundary(repr, i + 1);
+    return i;
+  };
+  return repr.substr(0, offset_of(25)) + "..." + repr.substr(offset_of(count - 24));
 }
 
 std::string TypeName(const Json& value) {
